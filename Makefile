@@ -1,0 +1,61 @@
+# Attention, Step by Step: the two commands a reader needs are `make book` and `make test`.
+# Both set up everything first (a .venv with the pinned requirements, and the pinned npm assets).
+#
+#   make book       build the site into _build/html (both languages)
+#   make test       lint, build the site, then every check (nbval on every notebook, parity, glossary, site)
+#   make execute    re-run chapter notebooks from their sources (CHAPTER=01 for one chapter)
+#   make serve      preview the built site on http://127.0.0.1:$(PORT)/
+#   make lint       ruff over the tools, the tests and the notebooks' code
+#   make clean      remove _build (keeps .venv and node_modules)
+
+SHELL := /bin/bash
+.SHELLFLAGS := -eo pipefail -c
+.DEFAULT_GOAL := help
+
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+VENV_STAMP := $(VENV)/.installed
+NPM_STAMP := node_modules/.package-lock.json
+PORT ?= 8000
+CHAPTER ?=
+
+.PHONY: help book test execute serve lint clean setup
+
+help:
+	@sed -n '2,10p' Makefile | sed 's/^# \{0,1\}//'
+
+setup: $(VENV_STAMP) $(NPM_STAMP)
+
+$(VENV_STAMP): requirements.txt
+	@command -v $(PYTHON) >/dev/null || { echo "error: $(PYTHON) not found; install Python 3.11 or run 'make PYTHON=/path/to/python3.11 ...'"; exit 1; }
+	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info[:2] != (3, 11))' || { echo "error: $(PYTHON) is not Python 3.11 (the pins are for 3.11); run 'make PYTHON=/path/to/python3.11 ...'"; exit 1; }
+	$(PYTHON) -m venv $(VENV)
+	$(VENV)/bin/pip install --quiet --disable-pip-version-check -r requirements.txt
+	$(VENV)/bin/pip check
+	@touch $@
+
+$(NPM_STAMP): package.json package-lock.json
+	@command -v npm >/dev/null || { echo "error: npm not found; install Node.js 20 (it serves MathJax and the widget manager to the site)"; exit 1; }
+	npm ci --no-audit --no-fund --ignore-scripts
+	@touch $@
+
+book: setup
+	$(PY) -m tools.site build
+
+execute: $(VENV_STAMP)
+	$(PY) -m tools.notebooks execute $(CHAPTER)
+
+lint: $(VENV_STAMP)
+	$(VENV)/bin/ruff check tools tests notebooks
+
+test: setup lint
+	$(PY) -m tools.site build
+	$(PY) -m pytest
+
+serve:
+	@test -f _build/html/index.html || { echo "error: no site in _build/html yet; run 'make book' first"; exit 1; }
+	$(PY) -m http.server --bind 127.0.0.1 --directory _build/html $(PORT)
+
+clean:
+	rm -rf _build

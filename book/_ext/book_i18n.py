@@ -1,0 +1,81 @@
+"""Let the book override/add gettext strings of themes and extensions.
+
+Sphinx reads only the ``sphinx`` domain (Sphinx + pydata-sphinx-theme + our
+templates' ``_()``) from ``locale_dirs`` and compiles that sphinx.po itself.
+Catalogs that extensions register with ``app.add_message_catalog`` (booktheme,
+exercise, togglebutton, ...) are looked up only in the extension's own folder,
+and a second registration only becomes a *fallback*.
+
+This extension compiles every other ``<locale_dir>/<language>/LC_MESSAGES/<domain>.po``
+to ``.mo`` with babel (a Sphinx dependency) and puts it *in front of* the
+catalog the extension ships: our msgids win, everything else falls back.
+It runs at ``config-inited`` with high priority, i.e. before sphinx-exercise
+computes ``numfig_format`` from its catalog.
+
+It also adds Korean strings to sphinx-copybutton's built-in JS table, which has
+no gettext catalog (``copybutton_messages`` config value, keyed by <html lang>).
+"""
+from __future__ import annotations
+
+import gettext
+import json
+from pathlib import Path
+
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from sphinx.locale import NullTranslations, translators
+
+COPYBUTTON_KO = {
+    "copy": "복사",
+    "copy_to_clipboard": "클립보드에 복사",
+    "copy_success": "복사했습니다!",
+    "copy_failure": "복사하지 못했습니다",
+}
+
+
+def _install_catalogs(app, config) -> None:
+    lang = config.language
+    if not lang:
+        return
+    for d in config.locale_dirs:
+        root = Path(app.confdir, d)
+        for po in sorted((root / lang / "LC_MESSAGES").glob("*.po")):
+            domain = po.stem
+            if domain == "sphinx":  # Sphinx compiles and loads this one itself
+                continue
+            mo = po.with_suffix(".mo")
+            if not mo.exists() or mo.stat().st_mtime < po.stat().st_mtime:
+                with po.open("rb") as f:
+                    catalog = read_po(f, locale=lang, domain=domain)
+                with mo.open("wb") as f:
+                    write_mo(f, catalog)
+            ours = gettext.translation(domain, localedir=str(root), languages=[lang])
+            key = ("general", domain)
+            shipped = translators.get(key)
+            if shipped is not None and shipped.__class__ is not NullTranslations:
+                ours.add_fallback(shipped)
+            translators[key] = ours
+
+
+def _copybutton_messages(app) -> None:
+    messages = dict(app.config.copybutton_messages)
+    if app.config.language == "ko":
+        messages.setdefault("ko", COPYBUTTON_KO)
+    if messages:
+        # copybutton.js declares `const messages` and `let locale` at top level;
+        # this runs after it (same priority, added later) and before DOMContentLoaded.
+        body = (
+            f"Object.assign(messages, {json.dumps(messages, ensure_ascii=False)});"
+            "if (messages[document.documentElement.lang]) locale = document.documentElement.lang;"
+        )
+        # filename "" rather than None: Sphinx 7.4 re-adds registry scripts in
+        # prepare_writing() as `js_filename or ''`, so a None added after
+        # Builder.init() is emitted twice.
+        app.add_js_file("", body=body)
+
+
+def setup(app):
+    app.add_config_value("copybutton_messages", {}, "html")
+    app.connect("config-inited", _install_catalogs, priority=100)
+    app.connect("builder-inited", _copybutton_messages)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,0 +1,238 @@
+"""Generate each chapter's notebooks from its source, execute them, and store them deterministically.
+
+    python -m tools.notebooks execute [CHAPTER ...] [--lang ko|en] [--jobs N] [--out DIR]
+    python -m tools.notebooks check                 # committed notebooks match their sources?
+
+CHAPTER is a number ('1', '01') or a stem ('01_dict_to_attention'); none means every chapter.
+Executing twice writes byte-identical files: no timestamps, widget model ids derived from the
+chapter's name, outputs in a fixed order. Each run reports wall time and peak memory.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import sys
+import tempfile
+import time
+import uuid
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import nbformat
+
+from tools.source import LANGS, ROOT, SourceError, chapters, find, notebook_path, parse
+
+TIMEOUT = 120  # seconds per cell
+WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+_ID_NAMESPACE = uuid.UUID("6a1c6f0e-8d5b-4f43-9a54-6c1d2b7f3e10")
+
+
+def execute(nb: nbformat.NotebookNode, cwd: Path) -> tuple[nbformat.NotebookNode, float, int | None]:
+    """Run every cell in a fresh kernel; return the notebook, wall seconds and peak RSS bytes."""
+    from nbclient import NotebookClient
+    from traitlets.config import Config
+
+    # IPC sockets in a private folder: no TCP ports, and no warning about unencrypted TCP.
+    sockets = tempfile.mkdtemp(prefix="book-kernel-")
+    client = NotebookClient(
+        nb,
+        config=Config({"KernelManager": {"transport": "ipc", "ip": str(Path(sockets) / "kernel")}}),
+        timeout=TIMEOUT,
+        kernel_name="python3",
+        record_timing=False,
+        store_widget_state=True,
+        resources={"metadata": {"path": str(cwd)}},
+    )
+    start = time.perf_counter()
+    peak = None
+    try:
+        with client.setup_kernel(env=_kernel_env()):
+            for index, cell in enumerate(client.nb.cells):
+                client.execute_cell(cell, index)
+            peak = _peak_rss(client)
+            client.set_widgets_metadata()
+    finally:
+        shutil.rmtree(sockets, ignore_errors=True)
+    return client.nb, time.perf_counter() - start, peak
+
+
+def _kernel_env() -> dict:
+    import os
+
+    env = dict(os.environ)
+    env.update({"PYTHONHASHSEED": "0", "MPLBACKEND": "module://matplotlib_inline.backend_inline"})
+    return env
+
+
+def _peak_rss(client) -> int | None:
+    """The kernel's high-water resident memory (Linux /proc), read before it shuts down."""
+    try:
+        pid = client.km.provisioner.process.pid
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) * 1024
+    except (AttributeError, OSError, ValueError):
+        pass
+    return None
+
+
+def normalise(nb: nbformat.NotebookNode, stem: str, lang: str) -> nbformat.NotebookNode:
+    """Remove what changes from run to run, so that re-running gives the same bytes."""
+    from tools.source import notebook_metadata
+
+    widgets = nb.metadata.get("widgets", {}).get(WIDGET_STATE)
+    nb.metadata = notebook_metadata(lang)
+    for cell in nb.cells:
+        cell.metadata.pop("execution", None)
+        for output in cell.get("outputs", []):
+            output.get("metadata", {}).pop("execution", None)
+    if widgets and widgets.get("state"):
+        nb.metadata["widgets"] = {WIDGET_STATE: widgets}
+        _renumber_widgets(nb, stem)
+    return nb
+
+
+def _renumber_widgets(nb: nbformat.NotebookNode, stem: str) -> None:
+    """Replace the kernel's random widget model ids by ids derived from the chapter and order."""
+    state = nb.metadata["widgets"][WIDGET_STATE]["state"]
+    order: list[str] = []
+
+    def visit(model_id: str) -> None:
+        if model_id in state and model_id not in order:
+            order.append(model_id)
+            text = json.dumps(state[model_id], sort_keys=True)
+            for ref in text.split("IPY_MODEL_")[1:]:
+                visit(ref[:32])
+
+    for cell in nb.cells:
+        for output in cell.get("outputs", []):
+            view = output.get("data", {}).get(WIDGET_VIEW)
+            if view:
+                visit(view["model_id"])
+    order += [m for m in state if m not in order]
+    mapping = {old: uuid.uuid5(_ID_NAMESPACE, f"{stem}/{n}").hex for n, old in enumerate(order)}
+    text = json.dumps(nb, sort_keys=True, ensure_ascii=False)
+    for old, new in mapping.items():
+        text = text.replace(old, new)
+    renumbered = nbformat.from_dict(json.loads(text))
+    nb.cells = renumbered.cells
+    nb.metadata = renumbered.metadata
+    new_state = nb.metadata["widgets"][WIDGET_STATE]["state"]
+    nb.metadata["widgets"][WIDGET_STATE]["state"] = {mapping[m]: new_state[mapping[m]] for m in order}
+
+
+def write(nb: nbformat.NotebookNode, path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    nbformat.validate(nb)
+    path.write_text(json.dumps(nb, indent=1, sort_keys=True, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
+def run_one(source: Path, lang: str, out_dir: Path | None = None) -> dict:
+    chapter = parse(source)
+    target = notebook_path(chapter.stem, lang)
+    if out_dir is not None:
+        target = Path(out_dir) / lang / target.name
+    from nbclient.exceptions import CellExecutionError
+
+    try:
+        nb, seconds, peak = execute(chapter.notebook(lang), cwd=notebook_path(chapter.stem, lang).parent)
+    except CellExecutionError as e:
+        first = str(e).strip().splitlines()[-1] if str(e).strip() else type(e).__name__
+        return {"notebook": str(target), "seconds": float("nan"), "peak_bytes": None,
+                "errors": [f"{chapter.stem} ({lang}): a cell failed: {first}"]}
+    errors = _unexpected_errors(nb)
+    if not errors:
+        write(normalise(nb, chapter.stem, lang), target)
+    return {"notebook": str(target.relative_to(ROOT) if target.is_relative_to(ROOT) else target),
+            "seconds": seconds, "peak_bytes": peak, "errors": errors}
+
+
+def _unexpected_errors(nb: nbformat.NotebookNode) -> list[str]:
+    """Cells tagged raises-exception that did not raise (the others stop execution)."""
+    found = []
+    for cell in nb.cells:
+        if "raises-exception" in cell.metadata.get("tags", []):
+            if not any(o.output_type == "error" for o in cell.outputs):
+                found.append(f"cell {cell.id} is flagged raises-exception but did not raise")
+    return found
+
+
+def check() -> list[str]:
+    """Differences between committed notebooks and what their sources generate (sources only)."""
+    problems = []
+    for source in chapters():
+        chapter = parse(source)
+        for lang in LANGS:
+            path = notebook_path(chapter.stem, lang)
+            if not path.is_file():
+                problems.append(f"{path.relative_to(ROOT)} is missing: run 'make execute CHAPTER={chapter.stem[:2]}'")
+                continue
+            committed = nbformat.read(path, as_version=4)
+            expected = chapter.notebook(lang)
+            got = [(c.id, c.cell_type, c.source, c.metadata.get("tags", [])) for c in committed.cells]
+            want = [(c.id, c.cell_type, c.source, c.metadata.get("tags", [])) for c in expected.cells]
+            if got != want:
+                problems.append(f"{path.relative_to(ROOT)} is out of date with {source.relative_to(ROOT)}: "
+                                f"run 'make execute CHAPTER={chapter.stem[:2]}'")
+    for lang in LANGS:
+        known = {p.stem for p in chapters()}
+        for path in sorted((ROOT / "notebooks" / lang).glob("*.ipynb")):
+            if path.stem not in known:
+                problems.append(f"{path.relative_to(ROOT)} has no source in book/chapters/: delete it or add the source")
+    return problems
+
+
+def _format_bytes(n: int | None) -> str:
+    return "n/a" if n is None else f"{n / 2**20:.0f} MiB"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tools.notebooks", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="command", required=True)
+    ex = sub.add_parser("execute", help="generate and execute notebooks")
+    ex.add_argument("chapters", nargs="*", help="chapter numbers or stems (default: all)")
+    ex.add_argument("--lang", choices=LANGS, action="append", help="only this language (default: both)")
+    ex.add_argument("--jobs", type=int, default=1, help="notebooks run at once (default 1, for honest timings)")
+    ex.add_argument("--out", type=Path, help="write to DIR/<lang>/ instead of notebooks/<lang>/")
+    sub.add_parser("check", help="committed notebooks match their sources")
+    args = parser.parse_args(argv)
+    try:
+        if args.command == "check":
+            problems = check()
+            for p in problems:
+                print(p, file=sys.stderr)
+            if not problems:
+                print(f"{len(chapters()) * len(LANGS)} notebooks match their sources")
+            return 1 if problems else 0
+        sources = [find(c) for c in args.chapters] if args.chapters else chapters()
+        if not sources:
+            raise SourceError("no chapter sources in book/chapters/")
+        for s in sources:
+            parse(s)  # report source errors before starting any kernel
+        jobs = [(s, lang) for s in sources for lang in (args.lang or LANGS)]
+        if args.jobs < 1:
+            raise SourceError("--jobs takes a whole number of at least 1")
+    except SourceError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    with ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        results = list(pool.map(lambda job: run_one(*job, out_dir=args.out), jobs))
+    print(f"{'notebook':<48} {'seconds':>8} {'peak memory':>12}")
+    failed = False
+    for r in results:
+        print(f"{r['notebook']:<48} {r['seconds']:>8.2f} {_format_bytes(r['peak_bytes']):>12}")
+        for e in r["errors"]:
+            failed = True
+            print(f"error: {e}", file=sys.stderr)
+    if failed:
+        print("nothing was written for those notebooks. A cell that fails on purpose is flagged "
+              "'%% code raises-exception' in its source; any other failure is a bug to fix.", file=sys.stderr)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

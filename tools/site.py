@@ -1,0 +1,309 @@
+"""Build the whole site: one Jupyter Book per language, assembled under _build/html/.
+
+    python -m tools.site build      # stage, build ko and en, assemble, print what to open
+    python -m tools.site stage      # only write _build/stage/<lang>/ (config, toc, pages)
+
+Data flow, one way: book/<lang>/*.md pages, notebooks/<lang>/*.ipynb (already executed) and the
+root _config.yml/_toc.yml/book/glossary.yml  ->  _build/stage/<lang>/ (a flat Jupyter Book per
+language, derived, never edited)  ->  _build/html/<lang>/  plus the landing page _build/html/index.html.
+Every build runs Sphinx with -W -n --keep-going: any warning fails it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import filecmp
+import html
+import json
+import re
+import shutil
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import yaml
+
+from tools.source import LANGS, ROOT
+
+BUILD = ROOT / "_build"
+STAGE = BUILD / "stage"
+SITE = BUILD / "html"
+LOGS = BUILD / "logs"
+TEMPLATES = ROOT / "book" / "_templates"
+# Folders of book/ that every language's stage gets a copy of: template overrides, the local Sphinx
+# extension that installs our Korean interface strings, those strings (.po files), and the book's CSS.
+STAGED_DIRS = {"_templates": ROOT / "book" / "_templates", "_ext": ROOT / "book" / "_ext",
+               "_locale": ROOT / "book" / "locale", "_static": ROOT / "book" / "_static"}
+# Jupyter Book's default extensions without sphinx_thebe: live code is off, and sphinx-thebe 0.3.1
+# adds its settings script twice on every page (a SyntaxError in the browser console).
+EXTENSIONS = ["sphinx_togglebutton", "sphinx_copybutton", "myst_nb", "jupyter_book", "sphinx_comments",
+              "sphinx_external_toc", "sphinx.ext.intersphinx", "sphinx_design", "sphinx_book_theme",
+              "sphinx_exercise", "book_i18n"]
+VENDOR = ROOT / "node_modules"
+GENERATED = {"glossary"}  # pages written from data by this module
+
+
+class SiteError(RuntimeError):
+    """A problem with the book's configuration or pages; the message says what to fix."""
+
+
+def load_yaml(path: Path) -> object:
+    if not path.is_file():
+        raise SiteError(f"{path.relative_to(ROOT)} is missing; it is part of the repository, restore it with git")
+    try:
+        return yaml.safe_load(path.read_text(encoding="utf-8"))
+    except yaml.YAMLError as e:
+        raise SiteError(f"{path.relative_to(ROOT)} is not valid YAML: {e}") from None
+
+
+def pick(value: object, lang: str) -> object:
+    """Resolve {ko: ..., en: ...} mappings (at any depth) to one language."""
+    if isinstance(value, dict):
+        if set(value) == set(LANGS):
+            return value[lang]
+        return {k: pick(v, lang) for k, v in value.items()}
+    if isinstance(value, list):
+        return [pick(v, lang) for v in value]
+    return value
+
+
+def toc_files(toc: dict) -> list[str]:
+    files = [toc["root"]]
+
+    def walk(entries):
+        for entry in entries or []:
+            if "file" in entry:
+                files.append(entry["file"])
+            walk(entry.get("sections"))
+            walk(entry.get("chapters"))
+
+    for part in toc.get("parts", []):
+        walk(part.get("chapters"))
+    walk(toc.get("chapters"))
+    return files
+
+
+def config_for(lang: str) -> dict:
+    root = load_yaml(ROOT / "_config.yml")
+    langs = root.pop("languages", None) or {}
+    if set(langs) != set(LANGS):
+        raise SiteError(f"_config.yml: `languages` must have exactly the entries {', '.join(LANGS)}")
+    config = copy.deepcopy(root)
+    own = langs[lang]
+    other = next(x for x in LANGS if x != lang)
+    config["title"] = own["title"]
+    config["author"] = own["author"]
+    config["repository"]["path_to_book"] = f"notebooks/{lang}"
+    config["sphinx"] = section = copy.deepcopy(config.get("sphinx") or {})
+    section["local_extensions"] = {"book_i18n": "_ext"}
+    # Merge our html_theme_options into Jupyter Book's instead of replacing them (which would
+    # drop the launch buttons and the repository settings).
+    section["recursive_update"] = True
+    sphinx = section.setdefault("config", {})
+    sphinx["language"] = lang
+    sphinx["extensions"] = EXTENSIONS
+    sphinx["templates_path"] = ["_templates"]
+    sphinx["locale_dirs"] = ["_locale"]
+    sphinx.setdefault("html_context", {}).update(
+        {"book_lang": lang, "twin_lang": other, "twin_name": langs[other]["name"]})
+    options = sphinx.setdefault("html_theme_options", {})
+    options["article_header_end"] = ["twin-link.html", "article-header-buttons.html"]
+    options["search_bar_text"] = own["search_bar_text"]
+    sphinx.update(offline_assets())
+    return config
+
+
+def offline_assets() -> dict:
+    """Sphinx settings that serve MathJax and the widget manager from the site itself."""
+    # Sphinx puts relative script paths under _static/; "../../" climbs from <site>/<lang>/_static
+    # to the site root, where assemble() puts one _vendor/ folder shared by both languages.
+    return {
+        "mathjax_path": "../../_vendor/mathjax/tex-chtml.js",
+        "nb_ipywidgets_js": {
+            "../../_vendor/require/require.js": {},
+            "../../_vendor/widgets/require-config.js": {},
+            # Widget modules other than the built-in controls would come from this "CDN": a local
+            # folder that does not exist, so an unknown widget fails visibly instead of phoning out.
+            "../../_vendor/widgets/embed-amd.js": {"data-jupyter-widgets-cdn": "../_vendor/no-cdn/"},
+        },
+    }
+
+
+def glossary_page(lang: str) -> str:
+    terms = load_yaml(ROOT / "book" / "glossary.yml")
+    if lang == "ko":
+        lines = ["(glossary-page)=", "# 용어집", "",
+                 "이 책은 개념 하나에 한국어 용어 하나만 씁니다. 아래 표가 그 목록이며, 한국어 페이지와 노트북은 테스트로 이 표를 지킵니다.",
+                 "", "| 한국어 | English | 뜻 |", "| --- | --- | --- |"]
+        rows = [f"| {t['ko']} | {t['en']} | {t['ko_meaning']} |" for t in sorted(terms, key=lambda t: t["ko"])]
+    else:
+        lines = ["(glossary-page)=", "# Glossary", "",
+                 "The Korean edition uses exactly one Korean term for each concept; this table is the list, and a test keeps the Korean pages and notebooks to it.",
+                 "", "| English | 한국어 | meaning |", "| --- | --- | --- |"]
+        rows = [f"| {t['en']} | {t['ko']} | {t['en_meaning']} |" for t in sorted(terms, key=lambda t: t["en"].lower())]
+    return "\n".join(lines + rows) + "\n"
+
+
+def _write_if_changed(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if not path.is_file() or path.read_text(encoding="utf-8") != text:
+        path.write_text(text, encoding="utf-8")
+
+
+def _copy_if_changed(src: Path, dst: Path) -> None:
+    dst.parent.mkdir(parents=True, exist_ok=True)
+    if not dst.is_file() or not filecmp.cmp(src, dst, shallow=False):
+        shutil.copyfile(src, dst)
+
+
+def stage(lang: str) -> Path:
+    """Write _build/stage/<lang>/: a complete, flat Jupyter Book for one language."""
+    out = STAGE / lang
+    toc = pick(load_yaml(ROOT / "_toc.yml"), lang)
+    wanted: dict[str, Path | str] = {}
+    for name in toc_files(toc):
+        page, notebook = ROOT / "book" / lang / f"{name}.md", ROOT / "notebooks" / lang / f"{name}.ipynb"
+        if name in GENERATED:
+            wanted[f"{name}.md"] = glossary_page(lang)
+        elif page.is_file():
+            wanted[f"{name}.md"] = page
+        elif notebook.is_file():
+            wanted[f"{name}.ipynb"] = notebook
+        else:
+            raise SiteError(f"_toc.yml names {name!r}, but neither {page.relative_to(ROOT)} nor "
+                            f"{notebook.relative_to(ROOT)} exists (for a chapter, run 'make execute')")
+    for name, src in wanted.items():
+        if isinstance(src, Path):
+            _copy_if_changed(src, out / name)
+        else:
+            _write_if_changed(out / name, src)
+    for name, folder in STAGED_DIRS.items():
+        for src in sorted(folder.rglob("*")):
+            if src.is_file() and src.suffix in (".html", ".py", ".po", ".css"):
+                _copy_if_changed(src, out / name / src.relative_to(folder))
+    _write_if_changed(out / "_config.yml", yaml.safe_dump(config_for(lang), allow_unicode=True, sort_keys=False))
+    _write_if_changed(out / "_toc.yml", yaml.safe_dump(toc, allow_unicode=True, sort_keys=False))
+    keep = set(wanted) | {"_config.yml", "_toc.yml", "_build"} | set(STAGED_DIRS)
+    for stale in out.iterdir():
+        if stale.name not in keep:
+            shutil.rmtree(stale) if stale.is_dir() else stale.unlink()
+    return out
+
+
+# What the site serves from _vendor/: site path -> file or folder in node_modules (pinned by
+# package-lock.json, installed by `npm ci`). A folder is copied with the files whose names end in
+# one of the given suffixes (MathJax loads its fonts, the widget manager its icon fonts, relative
+# to the script).
+VENDOR_FILES = {
+    "mathjax/tex-chtml.js": "mathjax/es5/tex-chtml.js",
+    "mathjax/LICENSE": "mathjax/LICENSE",
+    "require/require.js": "requirejs/require.js",
+    "widgets/embed-amd.js": "@jupyter-widgets/html-manager/dist/embed-amd.js",
+    "widgets/embed.js.LICENSE.txt": "@jupyter-widgets/html-manager/dist/embed.js.LICENSE.txt",
+}
+VENDOR_DIRS = {
+    "mathjax/output/chtml/fonts/woff-v2": ("mathjax/es5/output/chtml/fonts/woff-v2", (".woff",)),
+    # loaded on demand by MathJax's autoload (\color, \boldsymbol, ...)
+    "mathjax/input/tex/extensions": ("mathjax/es5/input/tex/extensions", (".js",)),
+    # the icon fonts of the widget controls; every current browser takes woff2
+    "widgets": ("@jupyter-widgets/html-manager/dist", (".woff2",)),
+}
+# Our own script: points the widget bundle's module ids at its folder so its fonts resolve there.
+VENDOR_OWN = {"widgets/require-config.js": ROOT / "book" / "assets" / "widgets-require-config.js"}
+
+
+def copy_vendor(out: Path) -> None:
+    if not VENDOR.is_dir():
+        raise SiteError("node_modules/ is missing: run 'make book' (it runs 'npm ci') to fetch MathJax and the widget manager")
+    for dst, src in VENDOR_FILES.items():
+        if not (VENDOR / src).is_file():
+            raise SiteError(f"node_modules/{src} is missing: run 'npm ci' (package-lock.json pins it)")
+        _copy_if_changed(VENDOR / src, out / dst)
+    for dst, src in VENDOR_OWN.items():
+        _copy_if_changed(src, out / dst)
+    for dst, (src, suffixes) in VENDOR_DIRS.items():
+        for f in sorted((VENDOR / src).iterdir()):
+            if f.suffix in suffixes:
+                _copy_if_changed(f, out / dst / f.name)
+
+
+def build_one(lang: str) -> dict:
+    src = stage(lang)
+    LOGS.mkdir(parents=True, exist_ok=True)
+    log = LOGS / f"{lang}.log"
+    cmd = [str(Path(sys.executable).parent / "jupyter-book"), "build", str(src), "--builder", "html",
+           "-W", "-n", "--keep-going"]
+    start = time.perf_counter()
+    proc = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT)
+    seconds = time.perf_counter() - start
+    output = re.sub(r"\x1b\[[0-9;]*m", "", proc.stdout + proc.stderr)  # drop terminal colours
+    log.write_text(output, encoding="utf-8")
+    warnings = [line for line in output.splitlines() if re.search(r"WARNING|ERROR", line)]
+    return {"lang": lang, "returncode": proc.returncode, "seconds": seconds, "warnings": warnings, "log": log,
+            "html": src / "_build" / "html"}
+
+
+def landing_page() -> str:
+    root = load_yaml(ROOT / "_config.yml")
+    langs = root["languages"]
+    links = "\n".join(
+        f'      <li lang="{lang}"><a href="{lang}/index.html" hreflang="{lang}">'
+        f'<span class="title">{html.escape(langs[lang]["title"])}</span>'
+        f'<span class="name">{html.escape(langs[lang]["name"])}</span></a></li>' for lang in LANGS)
+    return (ROOT / "book" / "_templates" / "landing.html.in").read_text(encoding="utf-8").replace("{{ links }}", links)
+
+
+def assemble(results: list[dict]) -> None:
+    tmp = BUILD / "html.new"
+    shutil.rmtree(tmp, ignore_errors=True)
+    tmp.mkdir(parents=True)
+    for r in results:
+        shutil.copytree(r["html"], tmp / r["lang"])
+    copy_vendor(tmp / "_vendor")
+    (tmp / "index.html").write_text(landing_page(), encoding="utf-8")
+    (tmp / ".nojekyll").write_text("", encoding="utf-8")
+    shutil.rmtree(SITE, ignore_errors=True)
+    tmp.rename(SITE)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tools.site", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("command", choices=["build", "stage"])
+    args = parser.parse_args(argv)
+    try:
+        copy_vendor(BUILD / "vendor-check")  # fail before building when node_modules is missing
+        shutil.rmtree(BUILD / "vendor-check")
+        for lang in LANGS:
+            stage(lang)
+        if args.command == "stage":
+            print(f"staged {', '.join(str((STAGE / lang).relative_to(ROOT)) for lang in LANGS)}")
+            return 0
+        with ThreadPoolExecutor(max_workers=len(LANGS)) as pool:
+            results = list(pool.map(build_one, LANGS))
+    except SiteError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    failed = False
+    for r in results:
+        status = "ok" if r["returncode"] == 0 and not r["warnings"] else "FAILED"
+        print(f"{r['lang']}: {status} in {r['seconds']:.1f} s, {len(r['warnings'])} warnings (log: {r['log'].relative_to(ROOT)})")
+        for w in r["warnings"][:20]:
+            print(f"  {w}")
+        failed |= status != "ok"
+    if failed:
+        print("error: the site build has warnings or errors (listed above); fix them, the build allows none",
+              file=sys.stderr)
+        return 1
+    assemble(results)
+    (BUILD / "site.json").write_text(json.dumps({r["lang"]: {"seconds": round(r["seconds"], 1),
+                                                             "warnings": len(r["warnings"])} for r in results}))
+    print(f"site ready: open {(SITE / 'index.html').relative_to(ROOT)}, or run 'make serve' and visit http://127.0.0.1:8000/")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
