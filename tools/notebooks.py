@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import shutil
 import sys
 import tempfile
@@ -33,6 +34,7 @@ _ID_NAMESPACE = uuid.UUID("6a1c6f0e-8d5b-4f43-9a54-6c1d2b7f3e10")
 def execute(nb: nbformat.NotebookNode, cwd: Path) -> tuple[nbformat.NotebookNode, float, int | None]:
     """Run every cell in a fresh kernel; return the notebook, wall seconds and peak RSS bytes."""
     from nbclient import NotebookClient
+    from nbclient.exceptions import CellExecutionError
     from traitlets.config import Config
 
     # IPC sockets in a private folder: no TCP ports, and no warning about unencrypted TCP.
@@ -51,12 +53,27 @@ def execute(nb: nbformat.NotebookNode, cwd: Path) -> tuple[nbformat.NotebookNode
     try:
         with client.setup_kernel(env=_kernel_env()):
             for index, cell in enumerate(client.nb.cells):
-                client.execute_cell(cell, index)
+                try:
+                    client.execute_cell(cell, index)
+                except CellExecutionError as e:
+                    raise CellFailed(cell.id, f"{e.ename}: {_plain(e.evalue)}") from None
             peak = _peak_rss(client)
             client.set_widgets_metadata()
     finally:
         shutil.rmtree(sockets, ignore_errors=True)
     return client.nb, time.perf_counter() - start, peak
+
+
+class CellFailed(RuntimeError):
+    """A cell not flagged raises-exception raised an error."""
+
+    def __init__(self, cell_id: str, error: str):
+        super().__init__(cell_id, error)
+        self.cell_id, self.error = cell_id, error
+
+
+def _plain(text: str) -> str:
+    return re.sub(r"\x1b\[[0-9;]*m", "", text)
 
 
 def _kernel_env() -> dict:
@@ -135,19 +152,16 @@ def run_one(source: Path, lang: str, out_dir: Path | None = None) -> dict:
     target = notebook_path(chapter.stem, lang)
     if out_dir is not None:
         target = Path(out_dir) / lang / target.name
-    from nbclient.exceptions import CellExecutionError
-
     try:
         nb, seconds, peak = execute(chapter.notebook(lang), cwd=notebook_path(chapter.stem, lang).parent)
-    except CellExecutionError as e:
-        first = str(e).strip().splitlines()[-1] if str(e).strip() else type(e).__name__
-        return {"notebook": str(target), "seconds": float("nan"), "peak_bytes": None,
-                "errors": [f"{chapter.stem} ({lang}): a cell failed: {first}"]}
+    except CellFailed as e:
+        where = f"{chapter.path.relative_to(ROOT) if chapter.path.is_relative_to(ROOT) else chapter.path}:{chapter.source_line(lang, e.cell_id)}"
+        return {"notebook": f"{lang}/{chapter.stem}", "seconds": float("nan"), "peak_bytes": None,
+                "errors": [f"{where}: cell {e.cell_id} of the {lang} notebook failed: {e.error}"]}
     errors = _unexpected_errors(nb)
     if not errors:
         write(normalise(nb, chapter.stem, lang), target)
-    return {"notebook": str(target.relative_to(ROOT) if target.is_relative_to(ROOT) else target),
-            "seconds": seconds, "peak_bytes": peak, "errors": errors}
+    return {"notebook": f"{lang}/{chapter.stem}", "seconds": seconds, "peak_bytes": peak, "errors": errors}
 
 
 def _unexpected_errors(nb: nbformat.NotebookNode) -> list[str]:
@@ -221,7 +235,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     with ThreadPoolExecutor(max_workers=args.jobs) as pool:
         results = list(pool.map(lambda job: run_one(*job, out_dir=args.out), jobs))
-    print(f"{'notebook':<48} {'seconds':>8} {'peak memory':>12}")
+    where = args.out or "notebooks"
+    print(f"{'notebook (in ' + str(where) + '/)':<48} {'seconds':>8} {'peak memory':>12}")
     failed = False
     for r in results:
         print(f"{r['notebook']:<48} {r['seconds']:>8.2f} {_format_bytes(r['peak_bytes']):>12}")

@@ -89,17 +89,26 @@ class Chapter:
                         return line[2:].strip()
         raise SourceError(f"{self.path}: no '# title' heading in the first {lang} cell")
 
+    def cells_for(self, lang: str) -> list[Cell]:
+        """The source cells that make up one language's notebook, in order."""
+        return [c for c in self.cells if c.kind in ("code", lang)]
+
+    def cell_id(self, lang: str, position: int) -> str:
+        return f"{self.stem[:2]}-{position + 1:03d}"
+
+    def source_line(self, lang: str, cell_id: str) -> int | None:
+        for position, cell in enumerate(self.cells_for(lang)):
+            if self.cell_id(lang, position) == cell_id:
+                return cell.line
+        return None
+
     def notebook(self, lang: str) -> nbformat.NotebookNode:
         if lang not in LANGS:
             raise SourceError(f"unknown language {lang!r}: use one of {', '.join(LANGS)}")
         nb = nbformat.v4.new_notebook()
         nb.metadata = notebook_metadata(lang)
-        number = 0
-        for cell in self.cells:
-            if cell.kind in LANGS and cell.kind != lang:
-                continue
-            number += 1
-            cell_id = f"{self.stem[:2]}-{number:03d}"
+        for position, cell in enumerate(self.cells_for(lang)):
+            cell_id = self.cell_id(lang, position)
             if cell.kind == "code":
                 new = nbformat.v4.new_code_cell(cell.text(lang), id=cell_id)
                 tags = [FLAGS[f] for f in cell.flags]

@@ -1,0 +1,70 @@
+"""Shared helpers for the book's tests. Every test reads the repository as it is; none needs the network."""
+
+from __future__ import annotations
+
+import io
+import sys
+import time
+import tokenize
+from pathlib import Path
+
+import nbformat
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from tools.source import LANGS, chapters, notebook_path, parse  # noqa: E402
+
+
+def chapter_stems() -> list[str]:
+    return [p.stem for p in chapters()]
+
+
+def load(stem: str, lang: str) -> nbformat.NotebookNode:
+    path = notebook_path(stem, lang)
+    if not path.is_file():
+        pytest.fail(f"{path.relative_to(ROOT)} is missing: run 'make execute CHAPTER={stem[:2]}'")
+    return nbformat.read(path, as_version=4)
+
+
+def code_tokens(source: str) -> list[tuple[int, str]]:
+    """Python tokens of a code cell, IPython '!' and '%' lines left out (tokenize cannot read them)."""
+    lines = [line for line in source.splitlines() if not line.lstrip().startswith(("!", "%"))]
+    return [(t.type, t.string) for t in tokenize.generate_tokens(io.StringIO("\n".join(lines) + "\n").readline)]
+
+
+def comments(source: str) -> list[str]:
+    return [text for kind, text in code_tokens(source) if kind == tokenize.COMMENT]
+
+
+__all__ = ["EXECUTION_REPORT", "ROOT", "LANGS", "chapter_stems", "load", "code_tokens", "comments", "parse", "chapters"]
+
+
+EXECUTION_REPORT = ROOT / "_build" / "execution-report.txt"
+_SESSION_START = [0.0]
+
+
+def pytest_sessionstart(session):
+    _SESSION_START[0] = time.time()
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config):
+    """After the run: how many notebook cells nbval checked and ignored, and each notebook's
+    execution time and peak memory from this run's re-execution."""
+    checked = ignored = 0
+    for stem in chapter_stems():
+        for lang in LANGS:
+            path = notebook_path(stem, lang)
+            if not path.is_file():
+                continue
+            for cell in nbformat.read(path, as_version=4).cells:
+                if cell.cell_type == "code":
+                    if "nbval-ignore-output" in cell.metadata.get("tags", []):
+                        ignored += 1
+                    else:
+                        checked += 1
+    terminalreporter.write_sep("-", "book")
+    terminalreporter.write_line(f"nbval: {checked} code cells with outputs checked, {ignored} ignored (widget wiring only)")
+    if EXECUTION_REPORT.is_file() and EXECUTION_REPORT.stat().st_mtime >= _SESSION_START[0]:
+        terminalreporter.write_line(EXECUTION_REPORT.read_text(encoding="utf-8").rstrip())

@@ -1,0 +1,110 @@
+"""The committed notebooks: generated from their sources, reproducible to the byte, honest to nbval,
+and ready for Colab."""
+
+from __future__ import annotations
+
+import filecmp
+import json
+import subprocess
+import sys
+
+import pytest
+from conftest import EXECUTION_REPORT, LANGS, ROOT, chapter_stems, code_tokens, load
+
+from tools.notebooks import check
+
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+IGNORED_LIST = ROOT / "tests" / "nbval-ignored.txt"
+
+
+def test_committed_notebooks_match_their_sources():
+    assert check() == []
+
+
+def test_every_chapter_in_the_toc_and_every_toc_chapter_has_a_source():
+    toc = (ROOT / "_toc.yml").read_text(encoding="utf-8")
+    for stem in chapter_stems():
+        assert f"file: {stem}\n" in toc, f"chapter {stem} is not in _toc.yml: add '- file: {stem}'"
+
+
+def test_re_executing_gives_byte_identical_notebooks(tmp_path):
+    """Runs the executor over every chapter and compares with the committed files, byte for byte.
+    This is the 'out of date' check for outputs, and the proof that execution is deterministic."""
+    result = subprocess.run([sys.executable, "-m", "tools.notebooks", "execute", "--jobs", "2", "--out", str(tmp_path)],
+                            cwd=ROOT, capture_output=True, text=True, timeout=900)
+    assert result.returncode == 0, result.stderr
+    EXECUTION_REPORT.parent.mkdir(exist_ok=True)
+    EXECUTION_REPORT.write_text(result.stdout, encoding="utf-8")  # shown in the test run's summary
+    for stem in chapter_stems():
+        for lang in LANGS:
+            committed = ROOT / "notebooks" / lang / f"{stem}.ipynb"
+            assert filecmp.cmp(committed, tmp_path / lang / f"{stem}.ipynb", shallow=False), (
+                f"{committed.relative_to(ROOT)} differs from a fresh execution: run 'make execute CHAPTER={stem[:2]}' "
+                "and commit, or find what makes its output vary")
+
+
+def ignored_cells() -> list[str]:
+    found = []
+    for stem in chapter_stems():
+        for lang in LANGS:
+            for cell in load(stem, lang).cells:
+                if "nbval-ignore-output" in cell.metadata.get("tags", []):
+                    found.append(f"{lang}/{stem} {cell.id}")
+    return found
+
+
+def test_nbval_ignores_only_the_cells_listed_in_one_place():
+    listed = [line.split("#")[0].strip() for line in IGNORED_LIST.read_text(encoding="utf-8").splitlines()]
+    listed = [line for line in listed if line]
+    assert ignored_cells() == listed, (
+        f"cells whose output nbval ignores differ from {IGNORED_LIST.relative_to(ROOT)}; "
+        "update that list only for cells that merely wire a widget")
+
+
+@pytest.mark.parametrize("stem", chapter_stems())
+def test_ignored_cells_only_wire_a_widget_and_nothing_is_skipped(stem):
+    for lang in LANGS:
+        nb = load(stem, lang)
+        for cell in nb.cells:
+            tags = cell.metadata.get("tags", [])
+            assert "nbval-skip" not in tags and "skip-execution" not in tags, f"{stem} {cell.id}: a skipped cell"
+            if "nbval-ignore-output" in tags:
+                kinds = [o.output_type for o in cell.outputs]
+                assert kinds == ["display_data"] and WIDGET_VIEW in cell.outputs[0].data, (
+                    f"{stem} ({lang}) {cell.id}: an ignored cell must show one widget and nothing else")
+                assert "interact" in cell.source, f"{stem} ({lang}) {cell.id}: an ignored cell must wire a widget"
+            if "raises-exception" in tags:
+                assert any(o.output_type == "error" for o in cell.outputs), f"{stem} {cell.id}: raises nothing"
+            elif cell.cell_type == "code":
+                assert not any(o.output_type == "error" for o in cell.outputs), f"{stem} {cell.id}: unexpected error"
+
+
+@pytest.mark.parametrize("stem", chapter_stems())
+def test_widget_logic_is_also_called_by_a_checked_cell(stem):
+    """The function an explorer wires is called by an ordinary cell, so nbval checks what it shows."""
+    nb = load(stem, "en")
+    checked = "\n".join(c.source for c in nb.cells if c.cell_type == "code"
+                        and "nbval-ignore-output" not in c.metadata.get("tags", []))
+    for cell in nb.cells:
+        if "nbval-ignore-output" in cell.metadata.get("tags", []):
+            names = [t for kind, t in code_tokens(cell.source) if kind == 1]  # NAME tokens
+            wired = names[names.index("interact") + 1]
+            assert f"{wired}(" in checked.replace(f"def {wired}(", ""), (
+                f"{stem} {cell.id}: '{wired}' is wired to a widget but no checked cell calls it")
+
+
+@pytest.mark.parametrize("stem", chapter_stems())
+def test_notebooks_are_self_contained_and_colab_ready(stem):
+    for lang in LANGS:
+        nb = load(stem, lang)
+        first = nb.cells[0]
+        assert first.cell_type == "code" and 'if "google.colab" in sys.modules:' in first.source, (
+            f"{stem} ({lang}): the first cell must be the Colab set-up cell (see CONTRIBUTING.md)")
+        assert "pip install --quiet koreanize-matplotlib" in first.source and first.outputs == []
+        for cell in nb.cells:
+            if cell.cell_type == "code":
+                assert "from tools" not in cell.source and "import tools" not in cell.source, (
+                    f"{stem} {cell.id}: notebooks must not import from this repository")
+        assert nb.metadata["kernelspec"]["name"] == "python3"
+        text = json.dumps(nb)
+        assert '"execution"' not in text and "iopub" not in text, f"{stem} ({lang}): execution timestamps were stored"

@@ -1,0 +1,130 @@
+"""The built site (_build/html, made by `make book`; `make test` builds it first): every page in the
+right language, linked to its twin, loading nothing from a third party, chapter pages launching
+their own notebook in Colab."""
+
+from __future__ import annotations
+
+import json
+import re
+from functools import cache
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+import yaml
+from bs4 import BeautifulSoup
+from conftest import LANGS, ROOT, chapter_stems, chapters, parse
+
+SITE = ROOT / "_build" / "html"
+CONFIG = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
+CDN_HOSTS = ("cdn.jsdelivr.net", "unpkg.com", "cdnjs.cloudflare.com", "fonts.googleapis.com", "polyfill.io")
+INTERFACE = {  # words a reader must see in their own language on every content page
+    "ko": ['placeholder="이 책에서 검색..."', "본문 바로 가기", 'title="색상 모드"', 'title="PDF로 인쇄"'],
+    "en": ['placeholder="Search this book..."', "Skip to main content", 'title="Color mode"', 'title="Print to PDF"'],
+}
+
+
+def pages(lang: str) -> list[Path]:
+    if not (SITE / "index.html").is_file():
+        pytest.fail("no site in _build/html: run 'make book' (make test builds it before the tests)")
+    return sorted((SITE / lang).glob("*.html"))
+
+
+ALL_PAGES = [(lang, name) for lang in LANGS for name in
+             sorted(p.name for p in (SITE / lang).glob("*.html"))] if SITE.is_dir() else [("ko", "index.html")]
+
+
+@cache
+def soup(path: Path) -> BeautifulSoup:
+    return BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
+
+
+def local_target(page: Path, url: str) -> Path | None:
+    """The file a relative URL points at, or None for an external or in-page URL."""
+    parts = urlsplit(url)
+    if parts.scheme or parts.netloc or not parts.path:
+        return None
+    return (page.parent / parts.path).resolve()
+
+
+def test_both_builds_are_free_of_warnings():
+    for lang in LANGS:
+        log = ROOT / "_build" / "logs" / f"{lang}.log"
+        assert log.is_file(), "no build log: run 'make book'"
+        warnings = [line for line in log.read_text(encoding="utf-8").splitlines() if "WARNING" in line or "ERROR" in line]
+        assert warnings == [], f"{lang} build: {len(warnings)} warnings"
+
+
+def test_landing_page_offers_both_languages():
+    landing = soup(SITE / "index.html")
+    links = {a["hreflang"]: a["href"] for a in landing.find_all("a", hreflang=True)}
+    assert set(links) == set(LANGS)
+    for lang, href in links.items():
+        assert (SITE / href).is_file() and href == f"{lang}/index.html"
+    assert landing.html["lang"] == "en" and landing.find(lang="ko") is not None
+
+
+@pytest.mark.parametrize("lang, name", ALL_PAGES)
+def test_page_language_twin_and_local_resources(lang, name):
+    page = SITE / lang / name
+    doc = soup(page)
+    assert doc.html.get("lang") == lang, f"{lang}/{name}: <html lang={doc.html.get('lang')!r}>"
+    # everything the browser loads comes from this site
+    for tag, attr in (("script", "src"), ("link", "href"), ("img", "src"), ("iframe", "src"), ("source", "src")):
+        for element in doc.find_all(tag, attrs={attr: True}):
+            url = element[attr]
+            if tag == "link" and not set(element.get("rel", [])) & {"stylesheet", "preload", "icon", "modulepreload"}:
+                continue
+            assert not re.match(r"^(https?:)?//", url), f"{lang}/{name}: <{tag}> loads {url} from a third party"
+            target = local_target(page, url)
+            assert target is not None and target.is_file(), f"{lang}/{name}: <{tag}> {url} does not exist"
+    text = page.read_text(encoding="utf-8")
+    for host in CDN_HOSTS:
+        assert host not in text, f"{lang}/{name} mentions {host}"
+    # the twin page in the other language
+    if name not in ("genindex.html", "search.html"):
+        twin = doc.find("a", class_="twin-link")
+        assert twin is not None, f"{lang}/{name}: no link to the other language"
+        other = local_target(page, twin["href"])
+        assert other is not None and other.is_file(), f"{lang}/{name}: twin {twin['href']} does not exist"
+        assert soup(other).html["lang"] == twin["hreflang"] != lang
+        assert other.name == name
+        for words in INTERFACE[lang]:
+            assert words in text, f"{lang}/{name}: interface text {words!r} is missing"
+
+
+@pytest.mark.parametrize("stem", chapter_stems())
+@pytest.mark.parametrize("lang", LANGS)
+def test_chapter_page_launches_its_own_notebook_in_colab(stem, lang):
+    page = SITE / lang / f"{stem}.html"
+    repo = urlsplit(CONFIG["repository"]["url"]).path.strip("/")
+    path = f"notebooks/{lang}/{stem}.ipynb"
+    expected = f"{CONFIG['launch_buttons']['colab_url']}/github/{repo}/blob/{CONFIG['repository']['branch']}/{path}"
+    links = [a["href"] for a in soup(page).find_all("a", href=True) if "colab.research.google.com" in a["href"]]
+    assert links == [expected], f"{lang}/{stem}: Colab links {links}"
+    assert (ROOT / path).is_file()
+
+
+@pytest.mark.parametrize("stem", chapter_stems())
+@pytest.mark.parametrize("lang", LANGS)
+def test_chapter_page_has_math_widgets_and_figures_served_locally(stem, lang):
+    page = SITE / lang / f"{stem}.html"
+    doc = soup(page)
+    scripts = [s.get("src", "") for s in doc.find_all("script")]
+    assert any(s.endswith("_vendor/mathjax/tex-chtml.js") for s in scripts), "MathJax is not the site's own"
+    if doc.find(class_="math"):
+        assert (SITE / "_vendor" / "mathjax" / "tex-chtml.js").is_file()
+    if doc.find("script", type="application/vnd.jupyter.widget-state+json"):
+        assert any(s.endswith("_vendor/widgets/embed-amd.js") for s in scripts), "widget manager not served locally"
+        assert doc.find("script", type="application/vnd.jupyter.widget-view+json") is not None
+    for img in doc.find_all("img", src=re.compile(r"^_images/")):
+        assert (page.parent / img["src"]).is_file()
+
+
+def test_each_language_has_its_own_search_index():
+    index = {lang: (SITE / lang / "searchindex.js").read_text(encoding="utf-8") for lang in LANGS}
+    for source in chapters():
+        chapter = parse(source)
+        for lang, other in (("ko", "en"), ("en", "ko")):
+            title = json.dumps(f"{chapter.title(lang)}")  # the index stores non-ASCII text \\u-escaped
+            assert title in index[lang] and title not in index[other], f"{chapter.stem}: {lang} title in the wrong index"
