@@ -3,13 +3,15 @@ how to fix it), and what it generates."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
+from itertools import pairwise
 
 import pytest
 from conftest import ROOT
 
-from tools.source import SourceError, find, parse
+from tools.source import SourceError, chapters, find, parse
 
 
 def write(tmp_path, text: str):
@@ -103,3 +105,32 @@ def test_a_raises_exception_cell_that_does_not_raise_is_an_error(tmp_path):
     result = run_tool("tools.notebooks", "execute", str(source), "--lang", "en", "--out", str(tmp_path / "out"))
     assert result.returncode == 1
     assert "flagged raises-exception but did not raise" in result.stderr
+
+
+def headings(text: str) -> list[tuple[str | None, str]]:
+    """(label, heading) for every Markdown heading, the label being the '(name)=' line just above it."""
+    lines, found, fenced = text.splitlines(), [], False
+    for i, line in enumerate(lines):
+        fenced ^= line.startswith("```")
+        if not fenced and re.match(r"^#{1,6} ", line):
+            above = lines[i - 1].strip() if i else ""
+            m = re.fullmatch(r"\(([\w-]+)\)=", above)
+            found.append((m.group(1) if m else None, line))
+    return found
+
+
+@pytest.mark.parametrize("source", chapters() + sorted((ROOT / "book" / "ko").glob("*.md")), ids=lambda p: p.name)
+def test_every_heading_has_a_label_shared_by_both_languages(source):
+    """Korean headings would otherwise get anchors like 'id1'; the same label in both languages
+    lets a link name a section without knowing the reader's language."""
+    if source.suffix == ".md" and source.parent.name == "ko":
+        pairs = [(source.read_text(encoding="utf-8"), (ROOT / "book" / "en" / source.name).read_text(encoding="utf-8"))]
+    else:
+        chapter = parse(source)
+        pairs = [("\n".join(k.lines), "\n".join(e.lines)) for k, e in pairwise(chapter.cells)
+                 if k.kind == "ko" and e.kind == "en"]
+    for ko, en in pairs:
+        ko_labels, en_labels = headings(ko), headings(en)
+        for label, heading in ko_labels + en_labels:
+            assert label, f"{source.name}: heading {heading!r} has no '(label)=' line above it"
+        assert [lab for lab, _ in ko_labels] == [lab for lab, _ in en_labels], f"{source.name}: ko/en labels differ"
