@@ -4,6 +4,7 @@
 #   make book       build the site into _build/html (both languages)
 #   make test       lint, build the site, then every check (nbval on every notebook, parity, glossary, site)
 #   make execute    re-run chapter notebooks from their sources (CHAPTER=01 for one chapter)
+#   make student    write the student notebooks (solutions removed) into student/<lang>/
 #   make serve      preview the built site on http://127.0.0.1:$(PORT)/
 #   make lint       ruff over the tools, the tests and the notebooks' code
 #   make clean      remove _build (keeps .venv and node_modules)
@@ -20,10 +21,10 @@ NPM_STAMP := node_modules/.package-lock.json
 PORT ?= 8000
 CHAPTER ?=
 
-.PHONY: help book test execute serve lint clean setup
+.PHONY: help book test execute student serve lint clean setup
 
 help:
-	@sed -n '2,10p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '1,11p' Makefile | sed 's/^# \{0,1\}//'
 
 setup: $(VENV_STAMP) $(NPM_STAMP)
 
@@ -45,9 +46,13 @@ book: setup
 
 execute: $(VENV_STAMP)
 	$(PY) -m tools.notebooks execute $(CHAPTER)
+	$(PY) -m tools.notebooks student
+
+student: $(VENV_STAMP)
+	$(PY) -m tools.notebooks student
 
 lint: $(VENV_STAMP)
-	$(VENV)/bin/ruff check tools tests notebooks
+	$(VENV)/bin/ruff check tools tests notebooks student
 
 test: setup lint
 	$(PY) -m tools.site build

@@ -55,6 +55,11 @@ def test_same_cells_same_code_same_outputs(stem):
         if k.cell_type != "code":
             continue
         assert masked(k.source) == masked(e.source), f"{stem} cell {k.id}: the code differs beyond comments and strings"
+        if "exercise-check" in k.metadata.get("tags", []):
+            # a check speaks the learner's language; both must report the same verdict
+            verdict = [o.text[:1] for o in k.outputs], [o.text[:1] for o in e.outputs]
+            assert verdict[0] == verdict[1], f"{stem} cell {k.id}: the checks disagree between ko and en"
+            continue
         assert text_outputs(k) == text_outputs(e), f"{stem} cell {k.id}: the outputs differ between ko and en"
 
 

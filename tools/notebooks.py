@@ -2,6 +2,7 @@
 
     python -m tools.notebooks execute [CHAPTER ...] [--lang ko|en] [--jobs N] [--out DIR]
     python -m tools.notebooks check                 # committed notebooks match their sources?
+    python -m tools.notebooks student               # write the student notebooks (no solutions)
 
 CHAPTER is a number ('1', '01') or a stem ('01_dict_to_attention'); none means every chapter.
 Executing twice writes byte-identical files: no timestamps, widget model ids derived from the
@@ -104,12 +105,27 @@ def normalise(nb: nbformat.NotebookNode, stem: str, lang: str) -> nbformat.Noteb
     nb.metadata = notebook_metadata(lang)
     for cell in nb.cells:
         cell.metadata.pop("execution", None)
+        if cell.cell_type == "code":
+            cell.outputs = _merge_streams(cell.outputs)
         for output in cell.get("outputs", []):
             output.get("metadata", {}).pop("execution", None)
     if widgets and widgets.get("state"):
         nb.metadata["widgets"] = {WIDGET_STATE: widgets}
         _renumber_widgets(nb, stem)
     return nb
+
+
+def _merge_streams(outputs: list) -> list:
+    """One output per run of stdout (or stderr) text: how the kernel splits a stream into messages
+    depends on timing, so it must not reach the stored notebook."""
+    merged: list = []
+    for output in outputs:
+        if (output.output_type == "stream" and merged and merged[-1].output_type == "stream"
+                and merged[-1].name == output.name):
+            merged[-1].text += output.text
+        else:
+            merged.append(output)
+    return merged
 
 
 def _renumber_widgets(nb: nbformat.NotebookNode, stem: str) -> None:
@@ -174,6 +190,32 @@ def _unexpected_errors(nb: nbformat.NotebookNode) -> list[str]:
     return found
 
 
+STUDENT_DIR = ROOT / "student"
+
+
+def student_path(stem: str, lang: str) -> Path:
+    return STUDENT_DIR / lang / f"{stem}.ipynb"
+
+
+def student_text(chapter, lang: str) -> str:
+    """A student notebook: the chapter without solutions, not executed (the learner runs it)."""
+    nb = chapter.notebook(lang, student=True)
+    nbformat.validate(nb)
+    return json.dumps(nb, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def write_students() -> list[Path]:
+    written = []
+    for source in chapters():
+        chapter = parse(source)
+        for lang in LANGS:
+            path = student_path(chapter.stem, lang)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(student_text(chapter, lang), encoding="utf-8")
+            written.append(path)
+    return written
+
+
 def check() -> list[str]:
     """Differences between committed notebooks and what their sources generate (sources only)."""
     problems = []
@@ -191,11 +233,15 @@ def check() -> list[str]:
             if got != want:
                 problems.append(f"{path.relative_to(ROOT)} is out of date with {source.relative_to(ROOT)}: "
                                 f"run 'make execute CHAPTER={chapter.stem[:2]}'")
-    for lang in LANGS:
-        known = {p.stem for p in chapters()}
-        for path in sorted((ROOT / "notebooks" / lang).glob("*.ipynb")):
-            if path.stem not in known:
-                problems.append(f"{path.relative_to(ROOT)} has no source in book/chapters/: delete it or add the source")
+            student = student_path(chapter.stem, lang)
+            if not student.is_file() or student.read_text(encoding="utf-8") != student_text(chapter, lang):
+                problems.append(f"{student.relative_to(ROOT)} is out of date with {source.relative_to(ROOT)}: run 'make student'")
+    known = {p.stem for p in chapters()}
+    for folder in (ROOT / "notebooks", STUDENT_DIR):
+        for lang in LANGS:
+            for path in sorted((folder / lang).glob("*.ipynb")):
+                if path.stem not in known:
+                    problems.append(f"{path.relative_to(ROOT)} has no source in book/chapters/: delete it or add the source")
     return problems
 
 
@@ -213,14 +259,19 @@ def main(argv: list[str] | None = None) -> int:
     ex.add_argument("--jobs", type=int, default=1, help="notebooks run at once (default 1, for honest timings)")
     ex.add_argument("--out", type=Path, help="write to DIR/<lang>/ instead of notebooks/<lang>/")
     sub.add_parser("check", help="committed notebooks match their sources")
+    sub.add_parser("student", help="write student notebooks (solutions removed) to student/<lang>/")
     args = parser.parse_args(argv)
     try:
+        if args.command == "student":
+            for path in write_students():
+                print(f"wrote {path.relative_to(ROOT)}")
+            return 0
         if args.command == "check":
             problems = check()
             for p in problems:
                 print(p, file=sys.stderr)
             if not problems:
-                print(f"{len(chapters()) * len(LANGS)} notebooks match their sources")
+                print(f"{len(chapters()) * len(LANGS)} notebooks and as many student notebooks match their sources")
             return 1 if problems else 0
         sources = [find(c) for c in args.chapters] if args.chapters else chapters()
         if not sources:

@@ -13,6 +13,13 @@ marker line:
     compared by nbval), ``hide-input`` (the site shows only the output), ``setup`` (Colab set-up:
     kept in the notebook, left off the site).
 
+Exercises (see CONTRIBUTING.md): ``%% code solution`` is the learner's cell, holding the
+solution in the book's notebooks; the ``%% code student`` cell directly before it takes its
+place in the student notebooks. ``%% code check`` tells the learner whether the answer is right
+(its output is in the notebook's language). ``%% code exercise-helper`` is left empty: it
+becomes the shared ``check`` function of ``book/chapters/_exercise_helper.py``. Prose cells that
+hold a ``{solution}`` directive are left out of the student notebooks.
+
 Inside a code cell, a line may belong to one language only:
 
 ``#ko| code`` / ``#en| code``
@@ -33,12 +40,18 @@ from pathlib import Path
 import nbformat
 
 LANGS = ("ko", "en")
-FLAGS = {
+FLAGS = {  # flag in the source -> tag in the notebook
     "raises-exception": "raises-exception",
     "widget": "nbval-ignore-output",
     "hide-input": "hide-input",
     "setup": "remove-cell",
+    "solution": "exercise-solution",
+    "student": "exercise-student",
+    "check": "exercise-check",
+    "exercise-helper": "exercise-helper",
 }
+EXERCISE_HELPER = Path(__file__).resolve().parent.parent / "book" / "chapters" / "_exercise_helper.py"
+SOLUTION_DIRECTIVE = re.compile(r"^(:::+|```+)\{solution\}", re.MULTILINE)
 ROOT = Path(__file__).resolve().parent.parent
 CHAPTER_DIR = ROOT / "book" / "chapters"
 NOTEBOOK_DIR = ROOT / "notebooks"
@@ -89,28 +102,33 @@ class Chapter:
                         return line[2:].strip()
         raise SourceError(f"{self.path}: no '# title' heading in the first {lang} cell")
 
-    def cells_for(self, lang: str) -> list[Cell]:
+    def cells_for(self, lang: str, student: bool = False) -> list[Cell]:
         """The source cells that make up one language's notebook, in order."""
-        return [c for c in self.cells if c.kind in ("code", lang)]
+        cells = [c for c in self.cells if c.kind in ("code", lang)]
+        if student:
+            return [c for c in cells if "solution" not in c.flags and not SOLUTION_DIRECTIVE.search(c.text(lang))]
+        return [c for c in cells if "student" not in c.flags]
 
     def cell_id(self, lang: str, position: int) -> str:
         return f"{self.stem[:2]}-{position + 1:03d}"
 
-    def source_line(self, lang: str, cell_id: str) -> int | None:
-        for position, cell in enumerate(self.cells_for(lang)):
+    def source_line(self, lang: str, cell_id: str, student: bool = False) -> int | None:
+        for position, cell in enumerate(self.cells_for(lang, student)):
             if self.cell_id(lang, position) == cell_id:
                 return cell.line
         return None
 
-    def notebook(self, lang: str) -> nbformat.NotebookNode:
+    def notebook(self, lang: str, student: bool = False) -> nbformat.NotebookNode:
+        """The book's notebook for one language, or (student=True) the one without solutions."""
         if lang not in LANGS:
             raise SourceError(f"unknown language {lang!r}: use one of {', '.join(LANGS)}")
         nb = nbformat.v4.new_notebook()
         nb.metadata = notebook_metadata(lang)
-        for position, cell in enumerate(self.cells_for(lang)):
+        for position, cell in enumerate(self.cells_for(lang, student)):
             cell_id = self.cell_id(lang, position)
             if cell.kind == "code":
-                new = nbformat.v4.new_code_cell(cell.text(lang), id=cell_id)
+                text = exercise_helper(lang) if "exercise-helper" in cell.flags else cell.text(lang)
+                new = nbformat.v4.new_code_cell(text, id=cell_id)
                 tags = [FLAGS[f] for f in cell.flags]
                 if tags:
                     new.metadata["tags"] = tags
@@ -118,6 +136,13 @@ class Chapter:
                 new = nbformat.v4.new_markdown_cell(cell.text(lang), id=cell_id)
             nb.cells.append(new)
         return nb
+
+
+def exercise_helper(lang: str) -> str:
+    """The shared `check` function, in one language (its source uses the same #ko/#en lines)."""
+    cell = Cell("code", 1, EXERCISE_HELPER.read_text(encoding="utf-8").splitlines())
+    _check_alternatives(EXERCISE_HELPER, cell)
+    return cell.text(lang)
 
 
 def notebook_metadata(lang: str) -> dict:
@@ -162,6 +187,10 @@ def _check(path: Path, cells: list[Cell]) -> None:
         raise SourceError(f"{path}: no cells; a chapter starts with a '%% ko' cell holding its '# title'")
     for i, cell in enumerate(cells):
         where = f"{path}:{cell.line}"
+        if "exercise-helper" in cell.flags:
+            if any(line.strip() for line in cell.lines):
+                raise SourceError(f"{where}: an exercise-helper cell stays empty; its code comes from {EXERCISE_HELPER.name}")
+            continue
         if not any(line.strip() for line in cell.lines):
             raise SourceError(f"{where}: empty '%% {cell.kind}' cell; write its content or remove the marker")
         if cell.kind == "ko" and (i + 1 == len(cells) or cells[i + 1].kind != "en"):
@@ -170,10 +199,24 @@ def _check(path: Path, cells: list[Cell]) -> None:
             raise SourceError(f"{where}: this English cell has no Korean twin; put a '%% ko' cell directly before it")
         if cell.kind == "code":
             _check_alternatives(path, cell)
+            _check_exercise_flags(path, cells, i)
         else:
             for offset, line in enumerate(cell.lines, start=1):
                 if _ALT.match(line):
                     raise SourceError(f"{path}:{cell.line + offset}: '#{line.strip()[1:3]}|' lines belong in code cells only")
+
+
+def _check_exercise_flags(path: Path, cells: list[Cell], i: int) -> None:
+    cell, where = cells[i], f"{path}:{cells[i].line}"
+    exercise = {"solution", "student", "check", "exercise-helper"} & set(cell.flags)
+    if len(exercise) > 1 or (exercise and len(cell.flags) > 1):
+        raise SourceError(f"{where}: '{' '.join(cell.flags)}' mixes flags; an exercise cell has exactly one flag")
+    if "student" in cell.flags and (i + 1 == len(cells) or "solution" not in cells[i + 1].flags):
+        raise SourceError(f"{where}: a 'student' cell must be followed directly by the 'solution' cell it stands in for")
+    if "solution" in cell.flags and (i == 0 or "student" not in cells[i - 1].flags):
+        raise SourceError(f"{where}: a 'solution' cell needs the 'student' cell (what the learner starts from) directly before it")
+    if "check" in cell.flags and not any("exercise-helper" in c.flags for c in cells[:i]):
+        raise SourceError(f"{where}: a 'check' cell needs an earlier '%% code exercise-helper' cell that defines check()")
 
 
 def _check_alternatives(path: Path, cell: Cell) -> None:
