@@ -50,11 +50,11 @@ def test_korean_text_uses_the_glossary_terms(where, text):
     assert not problems, f"{where}: " + "; ".join(problems)
 
 
-@pytest.mark.parametrize("sentence", ["주의 메커니즘은", "셀프어텐션에서", "값 벡터를 더합니다", "다중 헤드로 나눕니다", "룩업 테이블"])
+@pytest.mark.parametrize("sentence", ["주의 메커니즘은", "셀프어텐션에서", "값 벡터를 더합니다", "다중 헤드로 나눕니다", "룩업 테이블", "로스가 줄어듭니다"])
 def test_the_check_catches_rejected_renderings(sentence):
     assert rejected(sentence)
 
 
-@pytest.mark.parametrize("sentence", ["조심하세요.", "주의하세요.", "관심 있는 독자는", "딕셔너리 조회", "밸류 벡터"])
+@pytest.mark.parametrize("sentence", ["조심하세요.", "주의하세요.", "관심 있는 독자는", "딕셔너리 조회", "밸류 벡터", "크로스 어텐션"])
 def test_the_check_leaves_ordinary_words_alone(sentence):
     assert not rejected(sentence)
