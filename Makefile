@@ -6,6 +6,7 @@
 #   make execute    re-run chapter notebooks from their sources (CHAPTER=01 for one chapter)
 #   make student    write the student notebooks (solutions removed) into student/<lang>/
 #   make serve      preview the built site on http://127.0.0.1:$(PORT)/
+#   make audit      Lighthouse scores of the built site (landing page, chapter 1 in each language)
 #   make lint       ruff over the tools, the tests and the notebooks' code
 #   make clean      remove _build (keeps .venv and node_modules)
 
@@ -18,13 +19,14 @@ VENV := .venv
 PY := $(VENV)/bin/python
 VENV_STAMP := $(VENV)/.installed
 NPM_STAMP := node_modules/.package-lock.json
+LIGHTHOUSE := node_modules/.bin/lighthouse
 PORT ?= 8000
 CHAPTER ?=
 
-.PHONY: help book test execute student serve lint clean setup
+.PHONY: help book test execute student serve audit built-site lint clean setup
 
 help:
-	@sed -n '1,11p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '1,12p' Makefile | sed 's/^# \{0,1\}//'
 
 setup: $(VENV_STAMP) $(NPM_STAMP)
 
@@ -38,8 +40,14 @@ $(VENV_STAMP): requirements.txt
 
 $(NPM_STAMP): package.json package-lock.json
 	@command -v npm >/dev/null || { echo "error: npm not found; install Node.js 20 (it serves MathJax and the widget manager to the site)"; exit 1; }
-	npm ci --no-audit --no-fund --ignore-scripts
+	npm ci --no-audit --no-fund --ignore-scripts --omit=dev
 	@touch $@
+
+# Lighthouse is a devDependency: only `make audit` installs it (it would add ~200 packages to every build).
+$(LIGHTHOUSE): package.json package-lock.json
+	@command -v npm >/dev/null || { echo "error: npm not found; install Node.js 20"; exit 1; }
+	npm ci --no-audit --no-fund --ignore-scripts --include=dev
+	@touch $(NPM_STAMP) $@
 
 book: setup
 	$(PY) -m tools.site build
@@ -61,6 +69,14 @@ test: setup lint
 serve:
 	@test -f _build/html/index.html || { echo "error: no site in _build/html yet; run 'make book' first"; exit 1; }
 	$(PY) -m http.server --bind 127.0.0.1 --directory _build/html $(PORT)
+
+# Audits the site as built (it builds nothing): serves _build/html on 127.0.0.1 and runs Lighthouse with
+# Debian's chromium (CHROME_PATH=/usr/bin/chromium, headless, no sandbox); see tools/audit.py.
+audit: built-site $(VENV_STAMP) $(LIGHTHOUSE)
+	$(PY) -m tools.audit
+
+built-site:
+	@test -f _build/html/index.html || { echo "error: no site in _build/html yet; run 'make book' first (make audit audits the site as built)"; exit 1; }
 
 clean:
 	rm -rf _build

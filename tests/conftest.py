@@ -42,6 +42,7 @@ __all__ = ["EXECUTION_REPORT", "ROOT", "LANGS", "chapter_stems", "load", "code_t
 
 
 EXECUTION_REPORT = ROOT / "_build" / "execution-report.txt"
+BROWSER_REPORT = ROOT / "_build" / "browser-report.txt"
 _SESSION_START = [0.0]
 
 
@@ -68,3 +69,6 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
     terminalreporter.write_line(f"nbval: {checked} code cells with outputs checked, {ignored} ignored (widget wiring only)")
     if EXECUTION_REPORT.is_file() and EXECUTION_REPORT.stat().st_mtime >= _SESSION_START[0]:
         terminalreporter.write_line(EXECUTION_REPORT.read_text(encoding="utf-8").rstrip())
+    # written by tests/test_browser.py: pages checked, errors, requests, axe, page weight, links
+    if BROWSER_REPORT.is_file() and BROWSER_REPORT.stat().st_mtime >= _SESSION_START[0]:
+        terminalreporter.write_line(BROWSER_REPORT.read_text(encoding="utf-8").rstrip())

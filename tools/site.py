@@ -41,7 +41,7 @@ STAGED_DIRS = {"_templates": ROOT / "book" / "_templates", "_ext": ROOT / "book"
 # adds its settings script twice on every page (a SyntaxError in the browser console).
 EXTENSIONS = ["sphinx_togglebutton", "sphinx_copybutton", "myst_nb", "jupyter_book", "sphinx_comments",
               "sphinx_external_toc", "sphinx.ext.intersphinx", "sphinx_design", "sphinx_book_theme",
-              "sphinx_exercise", "book_i18n"]
+              "sphinx_exercise", "book_i18n", "book_a11y"]
 VENDOR = ROOT / "node_modules"
 GENERATED = {"glossary"}  # pages written from data by this module
 
@@ -98,7 +98,7 @@ def config_for(lang: str) -> dict:
     config["author"] = own["author"]
     config["repository"]["path_to_book"] = f"notebooks/{lang}"
     config["sphinx"] = section = copy.deepcopy(config.get("sphinx") or {})
-    section["local_extensions"] = {"book_i18n": "_ext"}
+    section["local_extensions"] = {"book_i18n": "_ext", "book_a11y": "_ext"}
     # Merge our html_theme_options into Jupyter Book's instead of replacing them (which would
     # drop the launch buttons and the repository settings).
     section["recursive_update"] = True
@@ -108,7 +108,8 @@ def config_for(lang: str) -> dict:
     sphinx["templates_path"] = ["_templates"]
     sphinx["locale_dirs"] = ["_locale"]
     sphinx.setdefault("html_context", {}).update(
-        {"book_lang": lang, "twin_lang": other, "twin_name": langs[other]["name"]})
+        {"book_lang": lang, "twin_lang": other, "twin_name": langs[other]["name"],
+         "book_description": own["description"]})
     options = sphinx.setdefault("html_theme_options", {})
     options["article_header_end"] = ["twin-link.html", "article-header-buttons.html"]
     options["search_bar_text"] = own["search_bar_text"]
@@ -122,12 +123,16 @@ def offline_assets() -> dict:
     # to the site root, where assemble() puts one _vendor/ folder shared by both languages.
     return {
         "mathjax_path": "../../_vendor/mathjax/tex-chtml.js",
+        # Deferred, in this order: the page renders before the widget manager (3.6 MB) has loaded.
         "nb_ipywidgets_js": {
-            "../../_vendor/require/require.js": {},
-            "../../_vendor/widgets/require-config.js": {},
+            "../../_vendor/require/require.js": {"defer": "defer"},
+            "../../_vendor/widgets/require-config.js": {"defer": "defer"},
+            # MathJax 3 for the widgets, names for slider handles, alt text for widget figures (see the
+            # file); before the manager, so that it is in place when the first widget is drawn
+            "../../_vendor/widgets/fixes.js": {"defer": "defer"},
             # Widget modules other than the built-in controls would come from this "CDN": a local
             # folder that does not exist, so an unknown widget fails visibly instead of phoning out.
-            "../../_vendor/widgets/embed-amd.js": {"data-jupyter-widgets-cdn": "../_vendor/no-cdn/"},
+            "../../_vendor/widgets/embed-amd.js": {"defer": "defer", "data-jupyter-widgets-cdn": "../_vendor/no-cdn/"},
         },
     }
 
@@ -182,7 +187,7 @@ def stage(lang: str) -> Path:
             _write_if_changed(out / name, src)
     for name, folder in STAGED_DIRS.items():
         for src in sorted(folder.rglob("*")):
-            if src.is_file() and src.suffix in (".html", ".py", ".po", ".css"):
+            if src.is_file() and src.suffix in (".html", ".py", ".po", ".css", ".svg"):
                 _copy_if_changed(src, out / name / src.relative_to(folder))
     _write_if_changed(out / "_config.yml", yaml.safe_dump(config_for(lang), allow_unicode=True, sort_keys=False))
     _write_if_changed(out / "_toc.yml", yaml.safe_dump(toc, allow_unicode=True, sort_keys=False))
@@ -211,8 +216,13 @@ VENDOR_DIRS = {
     # the icon fonts of the widget controls; every current browser takes woff2
     "widgets": ("@jupyter-widgets/html-manager/dist", (".woff2",)),
 }
-# Our own script: points the widget bundle's module ids at its folder so its fonts resolve there.
-VENDOR_OWN = {"widgets/require-config.js": ROOT / "book" / "assets" / "widgets-require-config.js"}
+# Our own scripts: require-config points the widget bundle's module ids at its folder so its fonts
+# resolve there; fixes repairs what the bundle gets wrong (MathJax 3, slider names, figure alt text).
+VENDOR_OWN = {"widgets/require-config.js": ROOT / "book" / "assets" / "widgets-require-config.js",
+              "widgets/fixes.js": ROOT / "book" / "assets" / "widgets-fixes.js"}
+# Jinja macro files that pydata-sphinx-theme and sphinx-book-theme keep in their static folders, so
+# Sphinx copies them into every build's _static/: not pages, never linked; the site leaves them out.
+THEME_MACROS = ("webpack-macros.html", "sbt-webpack-macros.html")
 
 
 def copy_vendor(out: Path) -> None:
@@ -230,12 +240,23 @@ def copy_vendor(out: Path) -> None:
                 _copy_if_changed(f, out / dst / f.name)
 
 
+def static_outdated(src: Path) -> bool:
+    """Whether a file of the stage's _static/ differs from the one in its last build. Sphinx copies
+    static files only when it writes a page, so a change to the CSS alone would never reach the site."""
+    built = src / "_build" / "html" / "_static"
+    for f in (src / "_static").rglob("*"):
+        copy = built / f.relative_to(src / "_static")
+        if f.is_file() and not (copy.is_file() and filecmp.cmp(f, copy, shallow=False)):
+            return True
+    return False
+
+
 def build_one(lang: str) -> dict:
     src = stage(lang)
     LOGS.mkdir(parents=True, exist_ok=True)
     log = LOGS / f"{lang}.log"
     cmd = [str(Path(sys.executable).parent / "jupyter-book"), "build", str(src), "--builder", "html",
-           "-W", "-n", "--keep-going"]
+           "-W", "-n", "--keep-going"] + (["--all"] if static_outdated(src) else [])
     start = time.perf_counter()
     proc = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT)
     seconds = time.perf_counter() - start
@@ -261,7 +282,7 @@ def assemble(results: list[dict]) -> None:
     shutil.rmtree(tmp, ignore_errors=True)
     tmp.mkdir(parents=True)
     for r in results:
-        shutil.copytree(r["html"], tmp / r["lang"])
+        shutil.copytree(r["html"], tmp / r["lang"], ignore=shutil.ignore_patterns(*THEME_MACROS))
     copy_vendor(tmp / "_vendor")
     (tmp / "index.html").write_text(landing_page(), encoding="utf-8")
     (tmp / ".nojekyll").write_text("", encoding="utf-8")

@@ -29,6 +29,14 @@ Inside a code cell, a line may belong to one language only:
 
 A run of ``ko`` lines must be followed by a run of ``en`` lines at the same indentation,
 so neither language can silently lose a line.
+
+A cell that draws a figure describes it for readers who cannot see it, once per language, in two
+lines at the left margin (anywhere in the cell, the Korean line directly before the English one):
+
+``#ko alt: text`` / ``#en alt: text``
+    the figure's alt text; the line leaves the code and becomes the cell's metadata
+    ``mystnb.image.alt``, which the site puts on the cell's images (and, for a widget cell, on the
+    images its saved explorer draws).
 """
 
 from __future__ import annotations
@@ -58,6 +66,7 @@ NOTEBOOK_DIR = ROOT / "notebooks"
 
 _MARKER = re.compile(r"^%%(.*)$")
 _ALT = re.compile(r"^(?P<indent>\s*)#(?P<lang>ko|en)(?P<kind>[|:])(?: (?P<text>.*))?$")
+_FIGURE_ALT = re.compile(r"^#(?P<lang>ko|en) alt:(?P<text>.*)$")
 
 
 class SourceError(ValueError):
@@ -76,6 +85,8 @@ class Cell:
             return "\n".join(self.lines).strip("\n")
         out = []
         for raw in self.lines:
+            if _FIGURE_ALT.match(raw):
+                continue
             m = _ALT.match(raw)
             if not m:
                 out.append(raw)
@@ -83,6 +94,14 @@ class Cell:
                 text = m["text"] or ""
                 out.append(m["indent"] + (text if m["kind"] == "|" else f"# {text}".rstrip()))
         return "\n".join(out).strip("\n")
+
+    def figure_alt(self, lang: str) -> str | None:
+        """The figure's alt text in one language (its '#ko alt:' / '#en alt:' line), if it has one."""
+        for raw in self.lines:
+            m = _FIGURE_ALT.match(raw)
+            if m and m["lang"] == lang:
+                return m["text"].strip()
+        return None
 
 
 @dataclass
@@ -132,6 +151,9 @@ class Chapter:
                 tags = [FLAGS[f] for f in cell.flags]
                 if tags:
                     new.metadata["tags"] = tags
+                alt = cell.figure_alt(lang)
+                if alt:
+                    new.metadata["mystnb"] = {"image": {"alt": alt}}
             else:
                 new = nbformat.v4.new_markdown_cell(cell.text(lang), id=cell_id)
             nb.cells.append(new)
@@ -199,6 +221,7 @@ def _check(path: Path, cells: list[Cell]) -> None:
             raise SourceError(f"{where}: this English cell has no Korean twin; put a '%% ko' cell directly before it")
         if cell.kind == "code":
             _check_alternatives(path, cell)
+            _check_figure_alt(path, cell)
             _check_exercise_flags(path, cells, i)
         else:
             for offset, line in enumerate(cell.lines, start=1):
@@ -217,6 +240,21 @@ def _check_exercise_flags(path: Path, cells: list[Cell], i: int) -> None:
         raise SourceError(f"{where}: a 'solution' cell needs the 'student' cell (what the learner starts from) directly before it")
     if "check" in cell.flags and not any("exercise-helper" in c.flags for c in cells[:i]):
         raise SourceError(f"{where}: a 'check' cell needs an earlier '%% code exercise-helper' cell that defines check()")
+
+
+def _check_figure_alt(path: Path, cell: Cell) -> None:
+    """'#ko alt:' and '#en alt:' come once each, as a pair (ko directly before en), neither empty."""
+    found = [(offset, m) for offset, line in enumerate(cell.lines, start=1) if (m := _FIGURE_ALT.match(line))]
+    if not found:
+        return
+    langs = [m["lang"] for _, m in found]
+    where = f"{path}:{cell.line + found[0][0]}"
+    if langs != ["ko", "en"] or found[1][0] != found[0][0] + 1:
+        raise SourceError(f"{where}: a figure's alt text is one '#ko alt: ...' line directly followed by one "
+                          f"'#en alt: ...' line (found: {', '.join('#' + lang + ' alt' for lang in langs)})")
+    for offset, m in found:
+        if not m["text"].strip():
+            raise SourceError(f"{path}:{cell.line + offset}: empty alt text; describe what the figure shows")
 
 
 def _check_alternatives(path: Path, cell: Cell) -> None:

@@ -1,0 +1,278 @@
+"""Helpers for tests/test_browser.py: serve _build/html on 127.0.0.1 (tools/serve.py, gzip like GitHub
+Pages), load a page in Debian's chromium (driven by Playwright from pip; never a downloaded browser) and
+record what a reader's browser saw.
+
+One visit per page and per test module: `Visitor.visit(rel)` loads the page once, in a tab of its own
+with the HTTP cache off (so the bytes it counts are a first visit's), and returns a `Visit` with
+everything the tests assert on. Every request that does not go to the local server is blocked and counted.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from tools.serve import SiteServer  # noqa: F401 - the tests' server, re-exported
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync", "--no-first-run",
+                 # Second line of defence behind the request blocking below: anything the browser itself
+                 # sends past the page's routes goes to a closed local port (loopback is never proxied).
+                 "--proxy-server=127.0.0.1:9"]
+INSTALL = "install Debian's chromium and fonts-noto-cjk: apt-get install chromium fonts-noto-cjk"
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+
+
+def browser_missing() -> str | None:
+    """Why the browser tests cannot run here, or None when they can."""
+    if not CHROMIUM.is_file():
+        return f"{CHROMIUM} is missing"
+    if shutil.which("fc-list") is None:
+        return "fontconfig (fc-list) is missing"
+    korean = subprocess.run(["fc-list", ":lang=ko", "family"], capture_output=True, text=True).stdout.strip()
+    if not korean:
+        return "no font with Hangul is installed (Korean pages would show empty boxes)"
+    return None
+
+
+@dataclass
+class Visit:
+    rel: str  # path under _build/html, e.g. "ko/01_dict_to_attention.html"
+    url: str
+    seconds: float = 0.0
+    console_errors: list[str] = field(default_factory=list)
+    console_warnings: list[str] = field(default_factory=list)
+    failed_requests: list[str] = field(default_factory=list)
+    third_party: list[str] = field(default_factory=list)  # requests to hosts other than 127.0.0.1 (blocked)
+    outside_site: list[str] = field(default_factory=list)  # to 127.0.0.1 but outside the site's folder (blocked)
+    not_ready: list[str] = field(default_factory=list)  # what did not finish rendering in time
+    dom: dict = field(default_factory=dict)  # facts read from the rendered page (see FACTS)
+    resources: list[tuple[str, int, int]] = field(default_factory=list)  # (url, bytes transferred, uncompressed)
+    bytes: int = 0  # response bodies of the page and everything it loaded, as transferred (gzip)
+    raw_bytes: int = 0  # the same, uncompressed
+    requests: int = 0
+    axe: list[dict] = field(default_factory=list)  # every axe violation, any impact
+    phone: dict = field(default_factory=dict)  # layout facts at 390 px
+    screenshots: list[str] = field(default_factory=list)
+    timings: dict[str, float] = field(default_factory=dict)  # seconds per step, to see where time goes
+
+    def serious_axe(self, allowed: dict[str, str]) -> list[dict]:
+        return [v for v in self.axe if v["impact"] in ("serious", "critical") and v["id"] not in allowed]
+
+
+# Rendering is done when MathJax has started, every saved widget view is drawn and every image has
+# loaded or failed. Each check is named so that a page that never gets there says which one.
+READY = {
+    # MathJax is a deferred script: once it has started, FACTS waits for its first typesetting
+    "MathJax": "() => !document.querySelector('.math') || !!(window.MathJax && MathJax.startup && MathJax.startup.promise)",
+    "widgets": """() => [...document.querySelectorAll('script[type="application/vnd.jupyter.widget-view+json"]')]
+                     .every(s => s.parentElement.querySelector('.widget-subarea .jupyter-widgets'))""",
+    "images": "() => [...document.images].every(i => i.complete)",
+}
+
+FACTS = """async () => {
+  if (window.MathJax && MathJax.startup && MathJax.startup.promise) await MathJax.startup.promise;
+  await document.fonts.ready;
+  const twin = document.querySelector('a.twin-link');
+  const article = document.querySelector('article.bd-article') || document.querySelector('main');
+  const entries = [...performance.getEntriesByType('navigation'), ...performance.getEntriesByType('resource')];
+  return {
+    lang: document.documentElement.getAttribute('lang'),
+    icon: !!document.querySelector('link[rel~="icon"]'),
+    twin: twin ? {href: twin.href, hreflang: twin.getAttribute('hreflang')} : null,
+    mathSource: document.querySelectorAll('.math').length,
+    mathRendered: document.querySelectorAll('mjx-container').length,
+    mathErrors: [...document.querySelectorAll('mjx-merror')].map(e => e.textContent).slice(0, 5),
+    widgetViews: document.querySelectorAll('script[type="application/vnd.jupyter.widget-view+json"]').length,
+    widgetsRendered: [...document.querySelectorAll('script[type="application/vnd.jupyter.widget-view+json"]')]
+      .filter(s => s.parentElement.querySelector('.widget-subarea .jupyter-widgets')).length,
+    images: [...document.images].map(i => ({
+      src: i.currentSrc || i.src, attrSrc: (i.getAttribute('src') || '').slice(0, 120),
+      alt: i.getAttribute('alt'), loaded: i.complete && i.naturalWidth > 0,
+      content: !!(article && article.contains(i)),
+    })),
+    colab: [...document.querySelectorAll('a[href*="colab.research.google.com"]')].map(a => a.href),
+    resources: entries.map(e => [e.name, e.encodedBodySize || 0, e.decodedBodySize || 0]),
+  };
+}"""
+
+# The theme slides its sidebars in and out; at the switch to phone width those transitions would still
+# be running when the layout is measured.
+NO_TRANSITIONS = "*, *::before, *::after { transition: none !important; animation: none !important; }"
+
+# After a resize: the next frames are laid out and the theme's transitions (its sidebars slide) are over.
+SETTLED = """async () => {
+  await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
+  await Promise.all(document.getAnimations().map(a => a.finished.catch(() => null)));
+}"""
+
+# At phone width: how wide the page is, and whether each wide code block, table, formula and widget
+# sits in a box of its own that scrolls sideways and ends inside the screen.
+PHONE_FACTS = """() => {
+  const width = window.innerWidth;
+  const scrolls = e => ['auto', 'scroll'].includes(getComputedStyle(e).overflowX);
+  const article = document.querySelector('article.bd-article') || document.body;
+  const wide = [];
+  let scrolling = 0;
+  for (const e of article.querySelectorAll('pre, table, mjx-container[display="true"], .widget-subarea')) {
+    let box = e;
+    while (box && box !== article && !scrolls(box)) box = box.parentElement;
+    const inBox = box && box !== article;
+    if (inBox && box.scrollWidth > box.clientWidth) scrolling += 1;
+    const right = (inBox ? box : e).getBoundingClientRect().right;
+    if (right > width + 1) wide.push(`<${e.tagName.toLowerCase()} class="${e.className}"> ends at ${Math.round(right)} px`);
+  }
+  return {width, scrollWidth: document.documentElement.scrollWidth, wide: wide.slice(0, 5), scrolling};
+}"""
+
+# For the screenshots: scroll the first box of this kind that scrolls sideways (or the first element of
+# the kind) to just below the sticky header.
+SCROLL_TO = """(selector) => {
+  const all = [...document.querySelectorAll(selector)];
+  const box = e => { let b = e; while (b && !['auto', 'scroll'].includes(getComputedStyle(b).overflowX)) b = b.parentElement; return b || e; };
+  const pick = all.find(e => box(e).scrollWidth > box(e).clientWidth) || all[0];
+  if (!pick) return false;
+  window.scrollTo(0, pick.getBoundingClientRect().top + window.scrollY - 80);
+  return true;
+}"""
+SHOTS = {"top": None, "code": "article pre", "table": "article table", "widget": "article .widget-subarea"}
+
+
+class Visitor:
+    """Loads pages of the site served at `base` in `browser`, each once, and keeps what it saw.
+
+    All pages share one browser context (a context per page costs a new renderer process each, and
+    doubles the time); each page gets a tab of its own. The context's request routing, which blocks
+    whatever leaves the local server, also turns off the HTTP cache, so every visit is a first visit.
+
+    `visit_all` works as a two-stage pipeline: while axe-core runs in one page's renderer, the next
+    page loads in another, so both cores work (axe is about half of a chapter page's time)."""
+
+    def __init__(self, browser, base: str, axe_script: Path, screenshot_dir: Path, screenshot_pages: set[str]):
+        self.browser, self.base, self.axe_script = browser, base, axe_script
+        self.screenshot_dir, self.screenshot_pages = screenshot_dir, screenshot_pages
+        self.visits: dict[str, Visit | BaseException] = {}
+        self.local = re.compile("^" + re.escape(base))  # the site: requests elsewhere are blocked
+        self.open: dict[object, Visit] = {}  # page -> its visit, for the requests the route blocks
+        self.context = browser.new_context(viewport=DESKTOP, service_workers="block")
+        # only requests that leave the local server are intercepted; the rest go straight through
+        self.context.route(re.compile(r"^(?!" + re.escape(base) + ")"), self._block)
+
+    def _block(self, route) -> None:
+        url = route.request.url
+        try:
+            v = self.open.get(route.request.frame.page)
+        except Exception:  # a request without a frame (a worker's)
+            v = next(iter(self.open.values()), None)
+        if v is not None:
+            local = urlsplit(url).hostname == "127.0.0.1"
+            (v.outside_site if local else v.third_party).append(url)
+        route.abort("blockedbyclient")
+
+    def close(self) -> None:
+        self.context.close()
+
+    def visit(self, rel: str) -> Visit:
+        if rel not in self.visits:
+            self.visit_all([rel])
+        result = self.visits[rel]
+        if isinstance(result, BaseException):
+            raise AssertionError(f"{rel}: the page could not be checked: {result}") from result
+        return result
+
+    def visit_all(self, rels: list[str]) -> None:
+        """Visit every page of `rels` not visited yet (failures are kept, and reported by `visit`)."""
+        pending = None
+        for rel in [r for r in rels if r not in self.visits] + [None]:
+            started = None
+            if rel is not None:
+                try:
+                    started = self._start(rel)
+                except Exception as e:
+                    self.visits[rel] = e
+            if pending is not None:
+                v, page = pending
+                try:
+                    self.visits[v.rel] = self._finish(v, page)
+                except Exception as e:
+                    self.visits[v.rel] = e
+            pending = started
+
+    def _start(self, rel: str):
+        """Load the page, read what it shows, and set axe-core running in it (not waited for)."""
+        v = Visit(rel=rel, url=self.base + rel)
+        v.seconds = time.perf_counter()
+        page = self.context.new_page()
+        self.open[page] = v
+        try:
+            page.on("console", lambda m: (v.console_errors if m.type == "error" else v.console_warnings
+                                          if m.type == "warning" else []).append(f"{m.text} ({m.location.get('url', '')})"))
+            page.on("pageerror", lambda e: v.console_errors.append(f"uncaught {e.name}: {e.message}"))
+            page.on("requestfailed", lambda r: v.failed_requests.append(f"{r.url} ({r.failure})")
+                    if self.local.match(r.url) else None)
+            page.on("response", lambda r: v.failed_requests.append(f"{r.url} (HTTP {r.status})") if r.status >= 400 else None)
+            page.add_init_script("performance.setResourceTimingBufferSize(2000)")
+            mark = time.perf_counter()
+            page.goto(v.url, wait_until="load", timeout=30_000)
+            v.timings["load"], mark = time.perf_counter() - mark, time.perf_counter()
+            for what, check in READY.items():
+                try:
+                    page.wait_for_function(check, timeout=15_000, polling=100)
+                except Exception:
+                    v.not_ready.append(what)
+            v.dom = page.evaluate(FACTS)
+            v.resources = v.dom.pop("resources")
+            v.bytes, v.raw_bytes = sum(r[1] for r in v.resources), sum(r[2] for r in v.resources)
+            v.requests = len(v.resources)
+            v.timings["ready"] = time.perf_counter() - mark
+            page.add_script_tag(path=str(self.axe_script))
+            # no CSS selectors for the nodes found (a quarter of axe's time on a chapter): their HTML says enough
+            # started from a timer, so that this call returns at once and the next page can load meanwhile
+            page.evaluate("() => { setTimeout(() => { window.__axe = axe.run(document, "
+                          "{resultTypes: ['violations'], selectors: false}); }, 0); }")
+        except BaseException:
+            self._close(page)
+            raise
+        return v, page
+
+    def _finish(self, v: Visit, page) -> Visit:
+        """Wait for axe-core, then the phone-width checks and screenshots, and close the page."""
+        try:
+            mark = time.perf_counter()
+            result = page.evaluate("() => new Promise(done => { const wait = () => window.__axe ? "
+                                   "done(window.__axe) : setTimeout(wait, 20); wait(); })")
+            v.axe = [{"id": x["id"], "impact": x["impact"], "help": x["help"],
+                      "nodes": [re.sub(r"\s+", " ", n["html"])[:160] for n in x["nodes"][:5]],
+                      "count": len(x["nodes"])} for x in result["violations"]]
+            v.timings["axe (waited)"], mark = time.perf_counter() - mark, time.perf_counter()
+            page.add_style_tag(content=NO_TRANSITIONS)
+            page.set_viewport_size(PHONE)
+            page.evaluate(SETTLED)
+            v.phone = page.evaluate(PHONE_FACTS)
+            if v.rel in self.screenshot_pages:
+                self.screenshot_dir.mkdir(parents=True, exist_ok=True)
+                stem = v.rel.replace("/", "-").removesuffix(".html")
+                for shot, selector in SHOTS.items():
+                    if selector is None:
+                        page.evaluate("window.scrollTo(0, 0)")
+                    elif not page.evaluate(SCROLL_TO, selector):
+                        continue
+                    path = self.screenshot_dir / f"{stem}-phone-{shot}.png"
+                    page.screenshot(path=str(path), animations="disabled")
+                    v.screenshots.append(str(path))
+            v.timings["phone"] = time.perf_counter() - mark
+        finally:
+            self._close(page)
+        v.seconds = time.perf_counter() - v.seconds
+        return v
+
+    def _close(self, page) -> None:
+        page.close()
+        self.open.pop(page, None)

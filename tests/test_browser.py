@@ -1,0 +1,369 @@
+"""The built site (_build/html) in a real browser: every page of both languages and the landing page,
+served on 127.0.0.1 and loaded in Debian's chromium (Playwright from pip drives it; no browser is ever
+downloaded). Each page must load without a console error or a failed request, reach nothing beyond
+127.0.0.1, be in its language and link to its twin, show its math, widgets and figures, describe every
+figure in alt text, pass axe-core without a serious or critical violation, fit a 390 px phone screen,
+and (chapters) open its own notebook in Colab. The internal links and anchors of the whole site are
+checked without the browser.
+
+Without /usr/bin/chromium and a Hangul font these tests skip, saying what to install; with
+BOOK_REQUIRE_BROWSER=1 (set by .ci/run) they fail instead. The summary of `make test` prints the
+counts and each chapter page's weight (from _build/browser-report.txt).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import time
+from collections import Counter
+from functools import cache
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+import pytest
+import yaml
+from browser_site import CHROMIUM, CHROMIUM_ARGS, INSTALL, SiteServer, Visitor, browser_missing
+from conftest import LANGS, ROOT
+
+SITE = ROOT / "_build" / "html"
+AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+SCREENSHOTS = ROOT / "_build" / "screenshots"
+REPORT = ROOT / "_build" / "browser-report.txt"
+CONFIG = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
+
+# What is allowed anyway, each with its reason. Console errors and third-party requests: nothing.
+CONSOLE_ERRORS_ALLOWED: dict[str, str] = {}
+# axe rule id -> why a serious/critical violation of it cannot be fixed here (upstream defect).
+AXE_ALLOWED: dict[str, str] = {}
+# Console warnings are reported, not failed; these are known and explained.
+KNOWN_WARNINGS = {
+    "strict mode: use allowUnionTypes": "@jupyter-widgets/html-manager 1.0.15 validates the saved widget "
+                                        "state with ajv in strict mode, and ajv warns about a union type in "
+                                        "the widget-state schema it ships (harmless; upstream)",
+}
+
+
+def site_pages() -> list[str]:
+    """Every page of the site, as a path under _build/html: both languages and the landing page."""
+    if not (SITE / "index.html").is_file():
+        return []
+    return sorted(str(p.relative_to(SITE)) for p in SITE.rglob("*.html"))
+
+
+PAGES = site_pages()
+# chapter pages are the ones built from a notebook
+CHAPTERS = [rel for rel in PAGES if len(Path(rel).parts) == 2 and
+            (SITE / Path(rel).parent / "_sources" / Path(rel).with_suffix(".ipynb").name).is_file()]
+SCREENSHOT_PAGES = {next((rel for rel in CHAPTERS if rel.startswith(f"{lang}/")), None) for lang in LANGS} - {None}
+if not PAGES:  # collected before the site exists: one test that says so
+    PAGES = CHAPTERS = ["(no site in _build/html)"]
+
+
+def lang_of(rel: str) -> str:
+    return Path(rel).parts[0] if len(Path(rel).parts) > 1 else "en"  # the landing page is in English
+
+
+# GitHub Pages publishes a project's site under /<repository>/: the tests serve it the same way, so that
+# a link or script that assumes the server's root fails here too (as a request beyond the site, blocked).
+PAGES_PREFIX = urlsplit(CONFIG["repository"]["url"]).path.rstrip("/").rsplit("/", 1)[-1]
+
+
+@pytest.fixture(scope="module")
+def visitor(request, tmp_path_factory):
+    if not (SITE / "index.html").is_file():
+        pytest.fail("no site in _build/html: run 'make book' (make test builds it before the tests)")
+    missing = browser_missing()
+    if missing:
+        REPORT.write_text(f"browser: {len(PAGES)} pages NOT checked: {INSTALL} ({missing})\n", encoding="utf-8")
+        if os.environ.get("BOOK_REQUIRE_BROWSER") == "1":
+            pytest.fail(f"{missing}; {INSTALL} (BOOK_REQUIRE_BROWSER=1: the browser checks may not skip)")
+        pytest.skip(f"{INSTALL} ({missing})")
+    if not AXE.is_file():
+        pytest.fail("node_modules/axe-core is missing: run 'npm ci' (make test does)")
+    from playwright.sync_api import sync_playwright
+
+    root = tmp_path_factory.mktemp("pages")
+    (root / PAGES_PREFIX).symlink_to(SITE, target_is_directory=True)
+    server = SiteServer(root)
+    playwright = sync_playwright().start()
+    browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
+    visitor = Visitor(browser, f"{server.base}{PAGES_PREFIX}/", AXE, SCREENSHOTS, SCREENSHOT_PAGES)
+    visitor.version = browser.version
+    visitor.start = time.perf_counter()
+    try:
+        # the pages the selected tests look at, all at once (pipelined); the tests then read what was seen
+        wanted = {item.callspec.params.get("rel") for item in request.session.items
+                  if getattr(item, "module", None) is not None and item.module.__name__ == __name__
+                  and hasattr(item, "callspec")}
+        visitor.visit_all([rel for rel in PAGES if rel in wanted])
+        yield visitor
+    finally:
+        visitor.seconds = time.perf_counter() - visitor.start
+        _write_report(visitor)
+        visitor.close()
+        browser.close()
+        playwright.stop()
+        server.close()
+
+
+@pytest.mark.parametrize("rel", PAGES)
+def test_page_loads_without_errors(visitor, rel):
+    v = visitor.visit(rel)
+    errors = [e for e in v.console_errors if not any(known in e for known in CONSOLE_ERRORS_ALLOWED)]
+    assert not errors, f"{rel}: console errors: {errors}"
+    assert not v.failed_requests, f"{rel}: failed requests: {v.failed_requests}"
+    assert v.not_ready == [], f"{rel}: did not finish rendering: {v.not_ready}"
+    # without an icon of its own a page makes the browser ask for /favicon.ico, a 404 in the console
+    assert v.dom["icon"], f"{rel}: no <link rel=icon>"
+
+
+@pytest.mark.parametrize("rel", PAGES)
+def test_page_loads_nothing_from_beyond_this_machine(visitor, rel):
+    v = visitor.visit(rel)
+    assert not v.third_party, f"{rel}: {len(v.third_party)} requests left 127.0.0.1 (blocked): {v.third_party[:10]}"
+    assert not v.outside_site, f"{rel}: {len(v.outside_site)} requests outside the site's folder (blocked): {v.outside_site[:10]}"
+
+
+@pytest.mark.parametrize("rel", PAGES)
+def test_page_is_in_its_language_and_links_its_twin(visitor, rel):
+    v = visitor.visit(rel)
+    lang = lang_of(rel)
+    assert v.dom["lang"] == lang, f"{rel}: <html lang={v.dom['lang']!r}>"
+    if rel == "index.html":  # the landing page links both languages (tests/test_site.py checks how)
+        assert v.dom["twin"] is None
+        return
+    twin = v.dom["twin"]
+    assert twin is not None, f"{rel}: no link to the page in the other language"
+    other = next(x for x in LANGS if x != lang)
+    expected = f"{visitor.base}{other}/{Path(rel).name}"
+    assert (twin["href"], twin["hreflang"]) == (expected, other), f"{rel}: twin link {twin}"
+    assert visitor.visit(f"{other}/{Path(rel).name}").dom["lang"] == other
+
+
+@pytest.mark.parametrize("rel", PAGES)
+def test_page_shows_its_math_widgets_and_figures(visitor, rel):
+    d = visitor.visit(rel).dom
+    if d["mathSource"]:
+        assert d["mathRendered"] >= d["mathSource"], f"{rel}: {d['mathSource']} formulas, {d['mathRendered']} typeset"
+    assert not d["mathErrors"], f"{rel}: MathJax errors: {d['mathErrors']}"
+    assert d["widgetsRendered"] == d["widgetViews"], f"{rel}: {d['widgetViews']} saved widgets, {d['widgetsRendered']} drawn"
+    broken = [img["attrSrc"] for img in d["images"] if not img["loaded"]]
+    assert not broken, f"{rel}: images that did not load: {broken}"
+
+
+GENERIC_ALT = {"image", "img", "figure", "fig", "picture", "graph", "chart", "plot", "output",
+               "그림", "이미지", "사진", "그래프", "출력"}
+
+
+def alt_problem(alt: str | None) -> str | None:
+    """Why an alt text does not describe a figure, or None when it may."""
+    if alt is None:
+        return "no alt attribute"
+    text = alt.strip()
+    if not text:
+        return 'alt="" (marks the image as decoration, e.g. MyST\'s ![](x.png))'
+    if text.lower() in GENERIC_ALT:
+        return f"generic alt {text!r}"
+    if re.search(r"\.(png|jpe?g|gif|svg|webp)$", text, re.I) or text.startswith(("_images/", "data:", "http")):
+        return "alt is the file name"
+    if re.fullmatch(r"<.*>", text):  # e.g. "<Figure size 640x480 with 1 Axes>"
+        return f"alt is an object's repr: {text!r}"
+    return None
+
+
+@pytest.mark.parametrize("rel", PAGES)
+def test_every_figure_has_alt_text(visitor, rel):
+    bad = [f"{img['attrSrc'][:60]}: {problem}" for img in visitor.visit(rel).dom["images"]
+           if img["content"] and (problem := alt_problem(img["alt"]))]
+    assert not bad, (f"{rel}: {len(bad)} figures without a description (a notebook figure takes its alt text "
+                     "from its cell's metadata mystnb.image.alt; a widget's figure too, see book/_ext/book_a11y.py): "
+                     + "; ".join(bad))
+
+
+@pytest.mark.parametrize("rel", PAGES)
+def test_page_has_no_serious_accessibility_violation(visitor, rel):
+    violations = [f"{x['impact']} {x['id']} ({x['help']}): {x['count']}x, e.g. {x['nodes']}"
+                  for x in visitor.visit(rel).serious_axe(AXE_ALLOWED)]
+    assert not violations, f"{rel}: axe-core: " + "; ".join(violations)
+
+
+@pytest.mark.parametrize("rel", PAGES)
+def test_page_fits_a_phone_screen(visitor, rel):
+    phone = visitor.visit(rel).phone
+    assert phone["scrollWidth"] <= phone["width"], f"{rel}: {phone['scrollWidth']} px wide at {phone['width']} px"
+    assert not phone["wide"], f"{rel}: content wider than the screen that does not scroll in its own box: {phone['wide']}"
+
+
+@pytest.mark.parametrize("rel", CHAPTERS)
+def test_chapter_page_opens_its_own_notebook_in_colab(visitor, rel):
+    lang, stem = Path(rel).parts[0], Path(rel).stem
+    repo = urlsplit(CONFIG["repository"]["url"]).path.strip("/")
+    notebook = f"notebooks/{lang}/{stem}.ipynb"
+    expected = f"{CONFIG['launch_buttons']['colab_url']}/github/{repo}/blob/{CONFIG['repository']['branch']}/{notebook}"
+    assert visitor.visit(rel).dom["colab"] == [expected], f"{rel}: Colab links"
+    assert (ROOT / notebook).is_file()
+
+
+@pytest.mark.parametrize("rel", sorted(SCREENSHOT_PAGES) or ["(no chapter page)"])
+def test_phone_screenshot_of_a_chapter(visitor, rel):
+    """Screenshots at 390 px of the page's top, its first wide code block and its first table, for a person
+    to look at (_build/screenshots/); the code and the table must scroll inside their own boxes."""
+    v = visitor.visit(rel)
+    assert v.screenshots and all(Path(p).is_file() for p in v.screenshots)
+    assert v.phone["scrolling"] > 0, f"{rel}: nothing scrolls sideways at 390 px (no wide code to test with?)"
+
+
+BROKEN_PAGE = """<!DOCTYPE html>
+<html lang="ko"><head><meta charset="utf-8"><title>broken on purpose</title>
+<script src="https://cdn.invalid/lib.js"></script><script src="/outside.js"></script></head>
+<body><main><article class="bd-article">
+<img src="missing.png" alt="a figure that is not there"><img src="dot.svg" alt=""><img src="dot.svg">
+<pre style="width: 900px">wider than a phone</pre>
+<script>console.error("boom")</script>
+</article></main></body></html>
+"""
+
+
+def test_the_checks_catch_what_they_look_for(visitor, tmp_path):
+    """A page broken on purpose, in the same browser: every kind of fault the tests look for is seen."""
+    (tmp_path / "site").mkdir()
+    (tmp_path / "site" / "broken.html").write_text(BROKEN_PAGE, encoding="utf-8")
+    (tmp_path / "site" / "dot.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8"/>')
+    server = SiteServer(tmp_path)
+    checker = Visitor(visitor.browser, f"{server.base}site/", AXE, tmp_path, set())
+    try:
+        v = checker.visit("broken.html")
+    finally:
+        checker.close()
+        server.close()
+    assert v.third_party == ["https://cdn.invalid/lib.js"]
+    assert v.outside_site == [f"{server.base}outside.js"]
+    assert any("boom" in e for e in v.console_errors)
+    assert any("missing.png" in r and "404" in r for r in v.failed_requests)
+    assert [img["loaded"] for img in v.dom["images"]] == [False, True, True]
+    assert [alt_problem(img["alt"]) is None for img in v.dom["images"]] == [True, False, False]
+    # axe flags the image without alt, and takes alt="" for decoration: hence the alt test of our own
+    assert [x["count"] for x in v.serious_axe({}) if x["id"] == "image-alt"] == [1]
+    assert v.dom["lang"] == "ko" and not v.dom["icon"] and v.phone["scrollWidth"] > v.phone["width"]
+
+
+# ---- links and anchors of the whole site, read from the HTML files (no browser needed) -------------
+
+class _Anchors(HTMLParser):
+    """A page's ids, its links, and each heading's anchors: Sphinx gives a section one id and puts the
+    others (labels, or ids like `id1`) on <span>s between <section> and its heading."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.ids: set[str] = set()
+        self.headings: list[list[str]] = []
+        self.links: list[str] = []
+        self._open = False
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        for key in ("id", "name") if tag == "a" else ("id",):
+            if a.get(key):
+                self.ids.add(a[key])
+        if tag == "section" and a.get("id"):
+            self.headings.append([a["id"]])
+            self._open = True
+        elif tag == "span" and a.get("id") and self._open:
+            self.headings[-1].append(a["id"])
+        elif re.fullmatch(r"h[1-6]", tag):
+            self._open = False
+        if tag in ("a", "area") and a.get("href") is not None:
+            self.links.append(a["href"])
+
+
+@cache
+def anchors(path: Path) -> _Anchors:
+    parser = _Anchors()
+    parser.feed(path.read_text(encoding="utf-8"))
+    return parser
+
+
+LINK_STATS: dict[str, int] = {}
+
+
+def test_internal_links_and_anchors_resolve():
+    if not (SITE / "index.html").is_file():
+        pytest.fail("no site in _build/html: run 'make book' (make test builds it before the tests)")
+    broken, links, fragments = [], 0, 0
+    for rel in site_pages():
+        page = SITE / rel
+        for href in anchors(page).links:
+            parts = urlsplit(href)
+            if parts.scheme or parts.netloc or href.startswith("#") and len(href) == 1:
+                continue  # external (test_site.py keeps resources local), or the theme's href="#"
+            target = (page.parent / unquote(parts.path)).resolve() if parts.path else page
+            if target.is_dir():
+                target = target / "index.html"
+            links += 1
+            if not target.is_file() or SITE.resolve() not in target.parents:
+                broken.append(f"{rel}: {href} (no such file)")
+                continue
+            if parts.fragment and target.suffix == ".html":
+                fragments += 1
+                if unquote(parts.fragment) not in anchors(target).ids:
+                    broken.append(f"{rel}: {href} (no id {unquote(parts.fragment)!r} in {target.relative_to(SITE.resolve())})")
+    LINK_STATS.update(pages=len(site_pages()), links=links, fragments=fragments, broken=len(broken))
+    assert not broken, f"{len(broken)} broken internal links: " + "; ".join(broken[:20])
+
+
+@pytest.mark.parametrize("name", sorted({Path(rel).name for rel in site_pages() if len(Path(rel).parts) == 2}))
+def test_twin_pages_share_their_anchors(name):
+    """Every heading has an anchor that its twin heading in the other language has too: its explicit
+    label. Without one, a Korean heading gets an anchor like `id1` (or a slug of the ASCII words in it),
+    which the English page does not have and which changes whenever the headings do."""
+    pages = {lang: SITE / lang / name for lang in LANGS}
+    assert all(page.is_file() for page in pages.values()), f"{name} is not built in every language"
+    for lang, other in (("ko", "en"), ("en", "ko")):
+        theirs = {i for group in anchors(pages[other]).headings for i in group}
+        alone = [group for group in anchors(pages[lang]).headings
+                 if not any(i in theirs and not re.fullmatch(r"id\d+", i) for i in group)]
+        assert alone == [], (f"{lang}/{name}: headings with no anchor shared with {other}/{name} "
+                             f"(give each an explicit (label)=, the same in both languages): {alone}")
+
+
+# ---- the report printed in the summary of `make test` (tests/conftest.py) ---------------------------
+
+def _write_report(visitor: Visitor) -> None:
+    visits = [v for v in visitor.visits.values() if not isinstance(v, BaseException)]
+    if not visits:
+        return
+    serious = sum(x["count"] for v in visits for x in v.axe if x["impact"] in ("serious", "critical"))
+    minor = sum(x["count"] for v in visits for x in v.axe if x["impact"] not in ("serious", "critical"))
+    warnings = Counter(w for v in visits for w in v.console_warnings)
+    lines = [
+        f"browser: {len(visits)} pages checked in Chromium {visitor.version} ({visitor.seconds:.0f} s): "
+        f"{sum(len(v.console_errors) for v in visits)} console errors, "
+        f"{sum(len(v.failed_requests) for v in visits)} failed requests, "
+        f"{sum(len(v.third_party) for v in visits)} requests beyond 127.0.0.1 (blocked), "
+        f"{sum(len(v.outside_site) for v in visits)} outside the site's folder, "
+        f"{serious} serious/critical axe violations ({minor} moderate/minor), "
+        f"{sum(warnings.values())} console warnings",
+    ]
+    if len(visitor.visits) > len(visits):
+        lines.append(f"  {len(visitor.visits) - len(visits)} pages could not be checked")
+    for text, count in warnings.most_common(5):
+        reason = next((why for known, why in KNOWN_WARNINGS.items() if known in text), "unexplained")
+        lines.append(f"  warning x{count}: {text[:100]} -- {reason}")
+    axe_ids = Counter(x["id"] for v in visits for x in v.axe)
+    if axe_ids:
+        lines.append("  axe rules violated: " + ", ".join(f"{k} ({n} pages)" for k, n in axe_ids.most_common()))
+    chapters = sorted((v for v in visits if v.rel in CHAPTERS), key=lambda v: -v.bytes)
+    if chapters:
+        lines.append("page weight of each chapter page (bytes a first visit transfers, gzip as on GitHub Pages; uncompressed):")
+        lines += [f"  {v.rel:<44} {v.bytes / 1e6:5.2f} MB ({v.raw_bytes / 1e6:5.2f} MB) in {v.requests} requests"
+                  for v in sorted(chapters, key=lambda v: v.rel)]
+        lines.append(f"  heaviest: {chapters[0].rel}, {chapters[0].bytes:,} bytes transferred ({chapters[0].raw_bytes:,} uncompressed)")
+    if LINK_STATS:
+        lines.append(f"links: {LINK_STATS['links']} internal links ({LINK_STATS['fragments']} with an anchor) on "
+                     f"{LINK_STATS['pages']} pages, {LINK_STATS['broken']} broken")
+    shots = [p for v in visits for p in v.screenshots]
+    if shots:
+        lines.append(f"screenshots at 390 px: {', '.join(str(Path(p).relative_to(ROOT)) for p in shots)}")
+    REPORT.write_text("\n".join(lines) + "\n", encoding="utf-8")
