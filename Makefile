@@ -6,6 +6,7 @@
 #   make execute    re-run chapter notebooks from their sources (CHAPTER=01 for one chapter)
 #   make student    write the student notebooks (solutions removed) into student/<lang>/
 #   make serve      preview the built site on http://127.0.0.1:$(PORT)/
+#   make bench      time and memory of the book's attention vs PyTorch's, and of every chapter notebook
 #   make audit      Lighthouse scores of the built site (landing page, chapter 1 in each language)
 #   make lint       ruff over the tools, the tests and the notebooks' code
 #   make clean      remove _build (keeps .venv and node_modules)
@@ -23,10 +24,10 @@ LIGHTHOUSE := node_modules/.bin/lighthouse
 PORT ?= 8000
 CHAPTER ?=
 
-.PHONY: help book test execute student serve audit built-site lint clean setup
+.PHONY: help book test execute student serve bench audit built-site lint clean setup
 
 help:
-	@sed -n '1,12p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '1,13p' Makefile | sed 's/^# \{0,1\}//'
 
 setup: $(VENV_STAMP) $(NPM_STAMP)
 
@@ -69,6 +70,10 @@ test: setup lint
 serve:
 	@test -f _build/html/index.html || { echo "error: no site in _build/html yet; run 'make book' first"; exit 1; }
 	$(PY) -m http.server --bind 127.0.0.1 --directory _build/html $(PORT)
+
+# A report, not a test: prints a table and exits 0 whatever the times (tools/bench.py says how it measures).
+bench: $(VENV_STAMP)
+	$(PY) -m tools.bench $(BENCH_ARGS)
 
 # Audits the site as built (it builds nothing): serves _build/html on 127.0.0.1 and runs Lighthouse with
 # Debian's chromium (CHROME_PATH=/usr/bin/chromium, headless, no sandbox); see tools/audit.py.

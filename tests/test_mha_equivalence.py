@@ -1,0 +1,320 @@
+"""Chapter 6's MultiHeadAttention, taken from the notebook itself, equals torch.nn.MultiheadAttention.
+
+The class is not copied here: tools.chapter_code reads the cells that define `attention` and
+`MultiHeadAttention` from notebooks/en/06_multi_head_attention.ipynb and executes them in a namespace
+holding only torch, nn, F and math, as the chapter promises. Weights are copied into
+nn.MultiheadAttention(batch_first=True) and outputs and per-head attention weights are compared over
+a grid of sizes, masks and seeds, for the step-by-step path and (outputs only: it keeps no weights)
+for the fast path of chapter 7. The Korean notebook must hold the same code (comments aside), and
+chapter 7, which needs the class but cannot import it, must hold the same two cells as chapter 6.
+"""
+
+from __future__ import annotations
+
+import functools
+import io
+import itertools
+import tokenize
+
+import pytest
+import torch
+import torch.nn as nn
+
+from tools import chapter_code
+
+CHAPTER = "06"
+MARKERS = chapter_code.MHA_MARKERS
+ATOL = 1e-5
+
+# The grid: every (d_model, n_head) with n_head dividing d_model, batch sizes, seeds, and
+# (kind, T_q, T_k, mask) cases: self-attention (key = value = query) and cross-attention (three
+# different tensors), with no mask, a causal mask (self-attention only), a padding mask over the
+# keys, and both together.
+CONFIGS = [(d, h) for d in (8, 12, 32) for h in (1, 2, 4) if d % h == 0]
+BATCHES = (1, 3)
+SEEDS = (0, 1)
+CASES = ([("self", t, t, m) for t in (1, 5) for m in ("none", "causal", "padding", "causal+padding")]
+         + [("cross", tq, tk, m) for tq in (1, 5) for tk in (1, 7) for m in ("none", "padding")])
+GRID = list(itertools.product(CONFIGS, BATCHES, SEEDS, CASES))
+
+
+@pytest.fixture(autouse=True, scope="module")
+def one_thread():
+    """The tensors here are tiny: one thread is faster than waking a pool of them for every operation,
+    and far faster on a busy machine, where idle pool threads compete for the cores."""
+    before = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(before)
+
+
+def cell_source(lang: str, marker: str, chapter: str = CHAPTER) -> str:
+    try:
+        return chapter_code.cell_source(chapter, marker, lang)
+    except chapter_code.ChapterCodeError as e:
+        pytest.fail(str(e))
+
+
+@functools.cache
+def namespace(lang: str = "en") -> dict:
+    """torch, nn, F, math and whatever the notebook's attention and class cells define."""
+    try:
+        return chapter_code.load(CHAPTER, MARKERS, lang)
+    except chapter_code.ChapterCodeError as e:
+        pytest.fail(str(e))
+
+
+def copy_weights(ours, ref) -> None:
+    with torch.no_grad():
+        ref.in_proj_weight.copy_(ours.in_proj.weight)
+        ref.out_proj.weight.copy_(ours.out_proj.weight)
+        if ours.in_proj.bias is not None:
+            ref.in_proj_bias.copy_(ours.in_proj.bias)
+            ref.out_proj.bias.copy_(ours.out_proj.bias)
+
+
+def make_inputs(d_model, batch, seed, kind, T_q, T_k, mask_kind):
+    """query, key, value, the book's mask (True = may attend) and nn.MultiheadAttention's masks (True = blocked)."""
+    g = torch.Generator().manual_seed(seed)
+    query = torch.randn(batch, T_q, d_model, generator=g)
+    if kind == "self":
+        key = value = query
+    else:
+        key, value = torch.randn(batch, T_k, d_model, generator=g), torch.randn(batch, T_k, d_model, generator=g)
+    mask, ref_masks = None, {}
+    if "causal" in mask_kind:
+        allowed = torch.ones(T_q, T_k, dtype=torch.bool).tril()             # (T_q, T_k)
+        mask, ref_masks["attn_mask"] = allowed, ~allowed
+    if "padding" in mask_kind:
+        # every sequence keeps at least one key, so no row of weights is fully masked
+        lengths = torch.tensor([max(1, T_k // 2), T_k, 1])[:batch]
+        keep = torch.arange(T_k) < lengths[:, None]                         # (B, T_k)
+        pad = keep[:, None, None, :]                                        # (B, 1, 1, T_k)
+        mask = pad if mask is None else mask & pad
+        ref_masks["key_padding_mask"] = ~keep
+    return query, key, value, mask, ref_masks
+
+
+@functools.cache
+def layers(d_model, n_head, seed, lang="en", bias=True, fast=False):
+    """The notebook's layer with random weights (biases too), and nn.MultiheadAttention holding a copy."""
+    torch.manual_seed(seed)
+    ours = namespace(lang)["MultiHeadAttention"](d_model, n_head, bias=bias, fast=fast)
+    ref = nn.MultiheadAttention(d_model, n_head, bias=bias, batch_first=True)
+    copy_weights(ours, ref)
+    return ours, ref
+
+
+@functools.cache
+def differences(d_model, n_head, batch, seed, kind, T_q, T_k, mask_kind, lang="en", bias=True, fast=False):
+    """Largest |ours - reference| of the outputs and of the per-head attention weights (0 for the fast
+    path, which forms no weights: it must leave attn_weights at None)."""
+    ours, ref = layers(d_model, n_head, seed, lang, bias, fast)
+    query, key, value, mask, ref_masks = make_inputs(d_model, batch, seed, kind, T_q, T_k, mask_kind)
+    with torch.no_grad():
+        out = ours(query, key, value, mask)
+        out_ref, w_ref = ref(query, key, value, need_weights=True, average_attn_weights=False, **ref_masks)
+    assert out.shape == (batch, T_q, d_model)
+    assert w_ref.shape == (batch, n_head, T_q, T_k)
+    if fast:
+        assert ours.attn_weights is None
+        return (out - out_ref).abs().max().item(), 0.0
+    assert ours.attn_weights.shape == w_ref.shape
+    return (out - out_ref).abs().max().item(), (ours.attn_weights - w_ref).abs().max().item()
+
+
+def case_id(config, case) -> str:
+    (d_model, n_head), (kind, T_q, T_k, mask_kind) = config, case
+    return f"C{d_model}-H{n_head}-{kind}-Tq{T_q}-Tk{T_k}-{mask_kind}"
+
+
+@pytest.mark.parametrize("config, case", [(c, k) for c in CONFIGS for k in CASES],
+                         ids=[case_id(c, k) for c in CONFIGS for k in CASES])
+def test_equals_nn_multihead_attention(config, case):
+    """One test per layer size and case; batch sizes and seeds are looped here (4 runs each)."""
+    for batch, seed in itertools.product(BATCHES, SEEDS):
+        out_diff, weight_diff = differences(*config, batch, seed, *case)
+        assert out_diff < ATOL, f"batch={batch}, seed={seed}: outputs differ by {out_diff:.3g}"
+        assert weight_diff < ATOL, f"batch={batch}, seed={seed}: attention weights differ by {weight_diff:.3g}"
+
+
+def test_largest_difference_over_the_grid(record_property, capsys):
+    """One number for the whole grid, reported (pytest -s, or the junit property) and bounded."""
+    worst = max(max(differences(d, h, b, s, *case)) for (d, h), b, s, case in GRID)
+    record_property("largest_abs_difference", worst)
+    with capsys.disabled():
+        print(f"\nchapter 6: {len(GRID)} cases, largest |ours - nn.MultiheadAttention| = {worst:.3g}")
+    assert len(GRID) == 9 * 2 * 2 * 16
+    assert worst < ATOL
+
+
+@pytest.mark.parametrize("d_model, n_head", [(8, 2), (12, 4)])
+@pytest.mark.parametrize("fast", [False, True], ids=["step-by-step", "fast"])
+def test_without_bias(d_model, n_head, fast):
+    for kind, T_k in (("cross", 7), ("self", 5)):
+        assert max(differences(d_model, n_head, 3, 0, kind, 5, T_k, "padding", bias=False, fast=fast)) < ATOL
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=[f"C{d}-H{h}" for d, h in CONFIGS])
+def test_fast_path_equals_nn_multihead_attention(config):
+    """Chapter 7's fast=True path (fused projection for self-attention, F.scaled_dot_product_attention)
+    over the same grid; one test per layer size, every case, batch size and seed looped here."""
+    for case, batch, seed in itertools.product(CASES, BATCHES, SEEDS):
+        out_diff, _ = differences(*config, batch, seed, *case, fast=True)
+        assert out_diff < ATOL, f"{case_id(config, case)}, batch={batch}, seed={seed}: outputs differ by {out_diff:.3g}"
+
+
+def test_largest_difference_of_the_fast_path(record_property, capsys):
+    worst = max(differences(d, h, b, s, *case, fast=True)[0] for (d, h), b, s, case in GRID)
+    record_property("largest_abs_difference_fast", worst)
+    with capsys.disabled():
+        print(f"\nchapter 6, fast path: {len(GRID)} cases, largest |ours - nn.MultiheadAttention| = {worst:.3g}")
+    assert worst < ATOL
+
+
+def test_fast_path_uses_one_fused_projection_only_for_self_attention():
+    """query is key is value: one in_proj call; three equal tensors that are not the same object: three
+    slices, as in cross-attention. Both give the same result."""
+    torch.manual_seed(0)
+    ours = namespace()["MultiHeadAttention"](8, 2, fast=True)
+    calls = []
+    ours.in_proj.register_forward_hook(lambda module, args, out: calls.append(tuple(out.shape)))
+    x = torch.randn(3, 5, 8)
+    with torch.no_grad():
+        fused = ours(x, x, x)
+        assert calls == [(3, 5, 24)]
+        separate = ours(x, x.clone(), x.clone())
+        assert calls == [(3, 5, 24)]
+    assert torch.allclose(fused, separate, atol=1e-6)
+
+
+def test_fast_path_on_a_fully_masked_row():
+    """The difference chapter 7 documents: a query row with no key it may attend to is NaN on the
+    step-by-step path (softmax of -inf only) and attends to nothing on the fast path, where
+    F.scaled_dot_product_attention returns 0 for it, so the layer returns out_proj's bias there."""
+    torch.manual_seed(0)
+    slow = namespace()["MultiHeadAttention"](8, 2)
+    fast = namespace()["MultiHeadAttention"](8, 2, fast=True)
+    fast.load_state_dict(slow.state_dict())
+    x = torch.randn(2, 4, 8)
+    mask = torch.ones(4, 4, dtype=torch.bool).tril()
+    mask[0] = False                                                          # query 0 sees nothing
+    with torch.no_grad():
+        out_slow, out_fast = slow(x, x, x, mask), fast(x, x, x, mask)
+    assert out_slow[:, 0].isnan().all() and not out_slow[:, 1:].isnan().any()
+    assert torch.allclose(out_fast[:, 0], fast.out_proj.bias.expand(2, 8))
+    assert torch.allclose(out_fast[:, 1:], out_slow[:, 1:], atol=ATOL)
+
+
+@pytest.mark.parametrize("d_model, n_head", [(8, 2), (32, 4)])
+def test_equals_the_fast_path_in_eval_mode(d_model, n_head):
+    """In eval mode without weights, nn.MultiheadAttention may take its fused fast path: still equal."""
+    torch.manual_seed(0)
+    ours = namespace()["MultiHeadAttention"](d_model, n_head)
+    ref = nn.MultiheadAttention(d_model, n_head, batch_first=True).eval()
+    copy_weights(ours, ref)
+    x = torch.randn(3, 5, d_model)
+    with torch.no_grad():
+        assert torch.allclose(ours(x, x, x), ref(x, x, x, need_weights=False)[0], atol=ATOL)
+
+
+def test_an_unflipped_mask_gives_a_different_result():
+    """The chapter's trap: nn.MultiheadAttention reads True as blocked, so the book's mask must be flipped."""
+    query, key, value, mask, _ = make_inputs(8, 3, 0, "self", 5, 5, "padding")
+    keep = mask[:, 0, 0, :]                                                 # (B, T_k), True = real token
+    torch.manual_seed(0)
+    ours = namespace()["MultiHeadAttention"](8, 2)
+    ref = nn.MultiheadAttention(8, 2, batch_first=True)
+    copy_weights(ours, ref)
+    with torch.no_grad():
+        out = ours(query, key, value, mask)
+        assert torch.allclose(out, ref(query, key, value, key_padding_mask=~keep)[0], atol=ATOL)
+        wrong = ref(query, key, value, key_padding_mask=keep)[0]
+    assert not torch.allclose(out, wrong, atol=1e-3, equal_nan=True)
+
+
+BAD_INPUTS = {
+    "heads do not divide": (lambda M: M(10, 4), r"d_model=10 is not divisible by n_head=4; .*\[1, 2, 5, 10\]"),
+    "keys and values differ in count": (lambda M: M(8, 2)(torch.ones(2, 3, 8), torch.ones(2, 5, 8), torch.ones(2, 4, 8)),
+                                        r"key has 5 tokens but value has 4"),
+    "query width": (lambda M: M(8, 2)(torch.ones(2, 3, 6), torch.ones(2, 5, 8), torch.ones(2, 5, 8)),
+                    r"query has shape \(2, 3, 6\), expected \(B, T, 8\)"),
+    "key width": (lambda M: M(8, 2)(torch.ones(2, 3, 8), torch.ones(2, 5, 6), torch.ones(2, 5, 8)),
+                  r"key has shape \(2, 5, 6\), expected \(B, T, 8\)"),
+    "value width": (lambda M: M(8, 2)(torch.ones(2, 3, 8), torch.ones(2, 5, 8), torch.ones(2, 5, 4)),
+                    r"value has shape \(2, 5, 4\), expected \(B, T, 8\)"),
+    "not batched": (lambda M: M(8, 2)(torch.ones(3, 8), torch.ones(5, 8), torch.ones(5, 8)),
+                    r"query has shape \(3, 8\), expected \(B, T, 8\)"),
+    "batch sizes differ": (lambda M: M(8, 2)(torch.ones(2, 3, 8), torch.ones(1, 5, 8), torch.ones(1, 5, 8)),
+                           r"batch sizes differ: query 2, key 1, value 1"),
+    "mask does not broadcast": (lambda M: M(8, 2)(torch.ones(2, 3, 8), torch.ones(2, 5, 8), torch.ones(2, 5, 8),
+                                                  torch.ones(2, 5, dtype=torch.bool)),
+                                r"mask of shape \(2, 5\) does not broadcast to \(B, H, T_q, T_k\) = \(2, 2, 3, 5\)"),
+    "mask too large": (lambda M: M(8, 2)(torch.ones(2, 3, 8), torch.ones(2, 5, 8), torch.ones(2, 5, 8),
+                                         torch.ones(2, 2, 2, 3, 5, dtype=torch.bool)),
+                       r"mask of shape \(2, 2, 2, 3, 5\) does not broadcast"),
+    "mask not bool": (lambda M: M(8, 2)(torch.ones(2, 3, 8), torch.ones(2, 5, 8), torch.ones(2, 5, 8),
+                                        torch.ones(3, 5)),
+                      r"mask has dtype torch.float32; use a bool mask, True = may attend"),
+}
+
+
+@pytest.mark.parametrize("name", list(BAD_INPUTS))
+def test_bad_input_raises_a_clear_value_error(name):
+    call, message = BAD_INPUTS[name]
+    with pytest.raises(ValueError, match=message):
+        call(namespace()["MultiHeadAttention"])
+
+
+def code_without_comments(source: str) -> list[tuple[int, str]]:
+    tokens = tokenize.generate_tokens(io.StringIO(source + "\n").readline)
+    return [(t.type, t.string) for t in tokens if t.type not in (tokenize.COMMENT, tokenize.NL)]
+
+
+@pytest.mark.parametrize("marker", MARKERS)
+def test_korean_notebook_has_the_same_code(marker):
+    assert code_without_comments(cell_source("ko", marker)) == code_without_comments(cell_source("en", marker))
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+@pytest.mark.parametrize("marker", MARKERS)
+def test_chapter_7_holds_chapter_6_code(marker, lang):
+    """Chapter 7 cannot import chapter 6's class (notebooks are self-contained), so it carries a copy of
+    the two cells; this keeps the copy from drifting. Edit chapter 6, then paste the cells into 07."""
+    assert code_without_comments(cell_source(lang, marker, "07")) == code_without_comments(cell_source(lang, marker)), (
+        f"the cell with {marker!r} in chapter 7 ({lang}) differs from chapter 6's: copy chapter 6's cell into "
+        "book/chapters/07_cost.md and run 'make execute CHAPTER=07'")
+
+
+def test_korean_notebook_class_gives_the_same_results():
+    for case in [("self", 5, 5, "causal+padding"), ("cross", 5, 7, "padding")]:
+        ko = differences(12, 4, 3, 1, *case, lang="ko")
+        assert max(ko) < ATOL and ko == differences(12, 4, 3, 1, *case, lang="en")
+
+
+def test_the_cells_define_only_what_they_promise():
+    """Each extracted cell is definitions only: exec'ing it adds exactly one name."""
+    for marker, name in zip(MARKERS, ("attention", "MultiHeadAttention"), strict=True):
+        ns = chapter_code.base_namespace()
+        exec(cell_source("en", marker), ns)
+        assert set(ns) - {"torch", "nn", "F", "math", "__builtins__"} == {name}
+
+
+@pytest.mark.parametrize("original, planted", [
+    ("/ math.sqrt(d_k)", "/ math.sqrt(d_k * 2)"),                        # the wrong scale
+    (".transpose(1, 2).contiguous().view", ".contiguous().view"),        # merge without transpose
+])
+def test_a_planted_bug_is_caught(original, planted):
+    """The comparison can fail: the notebook's code with one planted bug no longer matches."""
+    assert any(original in cell_source("en", marker) for marker in MARKERS), f"{original!r} is not in the notebook"
+    ns = chapter_code.base_namespace()
+    for marker in MARKERS:
+        source = cell_source("en", marker)
+        exec(source.replace(original, planted) if original in source else source, ns)
+    torch.manual_seed(0)
+    ours = ns["MultiHeadAttention"](8, 2)
+    ref = nn.MultiheadAttention(8, 2, batch_first=True)
+    copy_weights(ours, ref)
+    x = torch.randn(3, 5, 8)
+    with torch.no_grad():
+        assert not torch.allclose(ours(x, x, x), ref(x, x, x)[0], atol=ATOL)
