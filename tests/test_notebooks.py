@@ -108,3 +108,26 @@ def test_notebooks_are_self_contained_and_colab_ready(stem):
         assert nb.metadata["kernelspec"]["name"] == "python3"
         text = json.dumps(nb)
         assert '"execution"' not in text and "iopub" not in text, f"{stem} ({lang}): execution timestamps were stored"
+
+
+def figure_cells(stem: str, lang: str) -> list[tuple[str, str | None]]:
+    """(cell id, alt text) of every code cell that shows a figure: an image output or a saved widget."""
+    found = []
+    for cell in load(stem, lang).cells:
+        outputs = cell.get("outputs", []) if cell.cell_type == "code" else []
+        if any("image/png" in o.get("data", {}) or WIDGET_VIEW in o.get("data", {}) for o in outputs):
+            found.append((cell.id, cell.metadata.get("mystnb", {}).get("image", {}).get("alt")))
+    return found
+
+
+@pytest.mark.parametrize("stem", chapter_stems())
+def test_every_figure_is_described_in_its_language(stem):
+    """Readers who cannot see a figure get its alt text: a '#ko alt:' / '#en alt:' pair in the source."""
+    by_lang = {lang: figure_cells(stem, lang) for lang in LANGS}
+    for lang, cells in by_lang.items():
+        missing = [cell_id for cell_id, alt in cells if not alt]
+        assert not missing, (f"{lang}/{stem}: figure cells without alt text: {missing}; add a '#ko alt: ...' and "
+                             "an '#en alt: ...' line to each in its chapter source")
+    ko, en = by_lang["ko"], by_lang["en"]
+    assert [c for c, _ in ko] == [c for c, _ in en], f"{stem}: the two languages show figures in different cells"
+    assert all(k != e for (_, k), (_, e) in zip(ko, en, strict=True)), f"{stem}: a Korean alt text equals its English twin"

@@ -49,6 +49,13 @@ def test_good_source_generates_two_parallel_notebooks(tmp_path):
     assert chapter.title("ko") == "제목" and chapter.title("en") == "Title"
 
 
+def test_figure_alt_text_becomes_cell_metadata_and_leaves_the_code(tmp_path):
+    chapter = parse(write(tmp_path, "%% code\nplot()\n#ko alt: 막대 세 개\n#en alt: three bars\n"))
+    for lang, alt in (("ko", "막대 세 개"), ("en", "three bars")):
+        cell = chapter.notebook(lang).cells[0]
+        assert cell.source == "plot()" and cell.metadata["mystnb"] == {"image": {"alt": alt}}
+
+
 @pytest.mark.parametrize(
     "text, message",
     [
@@ -66,6 +73,10 @@ def test_good_source_generates_two_parallel_notebooks(tmp_path):
         ("%% code\n#ko: 주석\n#en: comment\n#en: again\n#ko: 다시\n", r"Korean-only lines must be followed directly"),
         ("%% code\nif 1:\n    #ko: 주석\n#en: comment\n    pass\n", r"indented differently from their Korean twin"),
         ("%% ko\n#ko| x\n%% en\nx\n", r"99_probe.md:2: '#ko\|' lines belong in code cells only"),
+        ("%% code\n#ko alt: 그림\nx = 1\n", r"99_probe.md:2: a figure's alt text is one '#ko alt: ...' line directly followed"),
+        ("%% code\n#en alt: a plot\n#ko alt: 그림\n", r"found: #en alt, #ko alt"),
+        ("%% code\n#ko alt: 그림\nx = 1\n#en alt: a plot\n", r"99_probe.md:2: a figure's alt text is one"),
+        ("%% code\n#ko alt: 그림\n#en alt:\n", r"99_probe.md:3: empty alt text; describe what the figure shows"),
     ],
 )
 def test_bad_sources_are_refused_with_a_located_message(tmp_path, text, message):
