@@ -21,7 +21,7 @@ the input and a small warm-up call exist. It counts everything the call touches 
 scratch, allocator slack), which tracemalloc cannot see.
 
 Part 2 executes every chapter's notebooks one at a time (tools.notebooks, into a temporary folder)
-and prints each one's wall time and peak memory, flagging any over 5 s or 1 GiB.
+and prints each one's run time (kernel start to last cell) and peak memory, flagging any over 5 s or 1 GiB.
 """
 
 from __future__ import annotations
@@ -213,7 +213,8 @@ def notebook_table(names: list[str] | None) -> bool:
     sources = [find(n) for n in names] if names else chapters()
     print(f"\nNotebooks, executed one at a time into a temporary folder (flagged: over {NOTEBOOK_SECONDS:.0f} s "
           f"or {NOTEBOOK_BYTES // 2**30} GiB); load average {_load()}")
-    print(f"{'notebook':<40} {'seconds':>8} {'peak MiB':>9}  flag")
+    print("run s: from asking for a kernel to the end of the last cell (the kernel's shutdown is not counted)")
+    print(f"{'notebook':<40} {'run s':>8} {'peak MiB':>9}  flag")
     ok = True
     with tempfile.TemporaryDirectory(prefix="book-bench-") as out:
         for source in sources:
