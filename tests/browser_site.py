@@ -62,6 +62,7 @@ class Visit:
     phone: dict = field(default_factory=dict)  # layout facts at 390 px
     screenshots: list[str] = field(default_factory=list)
     timings: dict[str, float] = field(default_factory=dict)  # seconds per step, to see where time goes
+    manager_at_load: bool = False  # whether the widget manager was fetched before any scrolling
 
     def serious_axe(self, allowed: dict[str, str]) -> list[dict]:
         return [v for v in self.axe if v["impact"] in ("serious", "critical") and v["id"] not in allowed]
@@ -76,6 +77,15 @@ READY = {
                      .every(s => s.parentElement.querySelector('.widget-subarea .jupyter-widgets'))""",
     "images": "() => [...document.images].every(i => i.complete)",
 }
+
+MANAGER_FETCHED = """() => performance.getEntriesByType('resource').some(e => e.name.endsWith('/widgets/embed-amd.js'))"""
+SCROLL_TO_WIDGETS = """async () => {
+  for (const view of document.querySelectorAll('script[type="application/vnd.jupyter.widget-view+json"]')) {
+    view.parentElement.scrollIntoView();
+    await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
+  }
+  window.scrollTo(0, 0);
+}"""
 
 FACTS = """async () => {
   if (window.MathJax && MathJax.startup && MathJax.startup.promise) await MathJax.startup.promise;
@@ -222,6 +232,10 @@ class Visitor:
             mark = time.perf_counter()
             page.goto(v.url, wait_until="load", timeout=30_000)
             v.timings["load"], mark = time.perf_counter() - mark, time.perf_counter()
+            # the widget manager loads only when a widget nears the screen: note whether the page fetched
+            # it before any scrolling, then bring each widget into view as a reader would, and back
+            v.manager_at_load = page.evaluate(MANAGER_FETCHED)
+            page.evaluate(SCROLL_TO_WIDGETS)
             for what, check in READY.items():
                 try:
                     page.wait_for_function(check, timeout=15_000, polling=100)

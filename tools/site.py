@@ -123,16 +123,12 @@ def offline_assets() -> dict:
     # to the site root, where assemble() puts one _vendor/ folder shared by both languages.
     return {
         "mathjax_path": "../../_vendor/mathjax/tex-chtml.js",
-        # Deferred, in this order: the page renders before the widget manager (3.6 MB) has loaded.
+        # One small deferred script; it loads RequireJS, the widget manager (3.6 MB) and our fixes only
+        # when a widget comes near the screen (book/assets/widgets-loader.js). Widget modules other than
+        # the built-in controls would come from this "CDN": a local folder that does not exist, so an
+        # unknown widget fails visibly instead of phoning out.
         "nb_ipywidgets_js": {
-            "../../_vendor/require/require.js": {"defer": "defer"},
-            "../../_vendor/widgets/require-config.js": {"defer": "defer"},
-            # MathJax 3 for the widgets, names for slider handles, alt text for widget figures (see the
-            # file); before the manager, so that it is in place when the first widget is drawn
-            "../../_vendor/widgets/fixes.js": {"defer": "defer"},
-            # Widget modules other than the built-in controls would come from this "CDN": a local
-            # folder that does not exist, so an unknown widget fails visibly instead of phoning out.
-            "../../_vendor/widgets/embed-amd.js": {"defer": "defer", "data-jupyter-widgets-cdn": "../_vendor/no-cdn/"},
+            "../../_vendor/widgets/loader.js": {"defer": "defer", "data-jupyter-widgets-cdn": "../_vendor/no-cdn/"},
         },
     }
 
@@ -216,9 +212,10 @@ VENDOR_DIRS = {
     # the icon fonts of the widget controls; every current browser takes woff2
     "widgets": ("@jupyter-widgets/html-manager/dist", (".woff2",)),
 }
-# Our own scripts: require-config points the widget bundle's module ids at its folder so its fonts
+# Our own scripts: loader fetches the rest when a widget nears the screen; require-config points the widget bundle's module ids at its folder so its fonts
 # resolve there; fixes repairs what the bundle gets wrong (MathJax 3, slider names, figure alt text).
-VENDOR_OWN = {"widgets/require-config.js": ROOT / "book" / "assets" / "widgets-require-config.js",
+VENDOR_OWN = {"widgets/loader.js": ROOT / "book" / "assets" / "widgets-loader.js",
+              "widgets/require-config.js": ROOT / "book" / "assets" / "widgets-require-config.js",
               "widgets/fixes.js": ROOT / "book" / "assets" / "widgets-fixes.js"}
 # Jinja macro files that pydata-sphinx-theme and sphinx-book-theme keep in their static folders, so
 # Sphinx copies them into every build's _static/: not pages, never linked; the site leaves them out.

@@ -1,5 +1,5 @@
 // Fixes for the saved ipywidgets that @jupyter-widgets/html-manager (1.0.15, the newest) draws on a
-// page, loaded just before it on pages with widgets (tools/site.py, offline_assets).
+// page, loaded by widgets-loader.js just before the manager, on pages with widgets (tools/site.py, offline_assets).
 (function () {
   "use strict";
 
