@@ -131,3 +131,18 @@ def test_every_figure_is_described_in_its_language(stem):
     ko, en = by_lang["ko"], by_lang["en"]
     assert [c for c, _ in ko] == [c for c, _ in en], f"{stem}: the two languages show figures in different cells"
     assert all(k != e for (_, k), (_, e) in zip(ko, en, strict=True)), f"{stem}: a Korean alt text equals its English twin"
+
+
+@pytest.mark.parametrize("stem", chapter_stems())
+def test_no_notebook_names_a_path_of_the_machine_that_ran_it(stem):
+    """A traceback through torch once carried '/<checkout>/.venv/lib/...': the notebook could not be
+    reproduced byte for byte in another checkout, and the site showed the path. tools.notebooks.portable
+    writes such paths as '.../site-packages/...' or relative to the checkout."""
+    import os
+
+    local = {str(ROOT), sys.prefix, sys.base_prefix, os.path.expanduser("~")} - {"/", ""}
+    for folder in ("notebooks", "student"):
+        for lang in LANGS:
+            text = (ROOT / folder / lang / f"{stem}.ipynb").read_text(encoding="utf-8")
+            found = sorted(p for p in local if p in text)
+            assert not found, f"{folder}/{lang}/{stem}.ipynb holds {found}: run 'make execute CHAPTER={stem[:2]}'"

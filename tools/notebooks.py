@@ -114,10 +114,25 @@ def normalise(nb: nbformat.NotebookNode, stem: str, lang: str) -> nbformat.Noteb
             cell.outputs = _merge_streams(cell.outputs)
         for output in cell.get("outputs", []):
             output.get("metadata", {}).pop("execution", None)
+            if output.get("output_type") == "error":
+                output["traceback"] = [portable(line) for line in output["traceback"]]
+            elif output.get("output_type") == "stream":
+                output["text"] = portable(output["text"])
     if widgets and widgets.get("state"):
         nb.metadata["widgets"] = {WIDGET_STATE: widgets}
         _renumber_widgets(nb, stem)
     return nb
+
+
+_INSTALLED = re.compile(r"(?:/[^\s/\x1b:,'\"]+)+/(site-packages|dist-packages)/")
+
+
+def portable(text: str) -> str:
+    """Paths as they read on any machine: a traceback through an installed package names the file
+    under '.../site-packages/', and one through this repository names it relative to the checkout.
+    Absolute paths would differ between the machine that ran the notebook and any other."""
+    text = _INSTALLED.sub(r".../\1/", text)
+    return text.replace(str(ROOT) + "/", "")
 
 
 def _merge_streams(outputs: list) -> list:
