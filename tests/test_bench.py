@@ -4,6 +4,7 @@ Nothing here asserts a time: timings belong to `make bench`, not to the tests.""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 
@@ -92,3 +93,31 @@ def test_the_memory_probe_runs_in_its_own_process():
     assert result.returncode == 0, result.stderr
     report = json.loads(result.stdout.strip().splitlines()[-1])
     assert report["bytes"] >= 0 and report["method"] in ("VmHWM reset", "VmHWM before")
+
+
+def quoted_bench_tables() -> dict[str, list[list[float]]]:
+    """The `make bench` table chapter 7 quotes in its prose (section ch07-bench), per language."""
+    from tools.source import find, parse
+
+    tables = {}
+    for cell in parse(find("07")).cells:
+        if cell.kind in ("ko", "en") and "(ch07-bench)=" in cell.text(cell.kind):
+            rows = [line.strip("|").split("|") for line in cell.lines if re.match(r"^\| \d+ \|", line)]
+            tables[cell.kind] = [[float(x) for x in row] for row in rows]
+    return tables
+
+
+def test_chapter_7_quotes_one_consistent_bench_table():
+    """The numbers are a quotation from a run of `make bench` (B=8, C=768, H=12), not an output the
+    notebook produces, so no nbval checks them: here both languages must quote the same table, its ratio
+    column must follow from its times, and its score column from B * H * T^2 * 4 bytes."""
+    tables = quoted_bench_tables()
+    assert set(tables) == {"ko", "en"} and tables["ko"] == tables["en"] and len(tables["en"]) >= 3
+    for T, naive_ms, fast_ms, mha_ms, ratio, *mib in tables["en"]:
+        assert abs(ratio - fast_ms / mha_ms) <= 0.006, f"T={T:g}: fast/nn.MHA is {fast_ms / mha_ms:.3f}, quoted {ratio}"
+        assert naive_ms > fast_ms
+        assert mib[-1] == bench.BATCH * bench.HEADS * T * T * 4 / bench.MiB, f"T={T:g}: score tensor MiB"
+    at_target = {row[0]: row[4] for row in tables["en"]}[bench.TARGET_T]
+    assert at_target <= bench.TARGET_RATIO
+    for lang, sentence in (("ko", f"`nn.MultiheadAttention`의 {at_target:.2f}배"), ("en", f"takes {at_target:.2f} times")):
+        assert sentence in (ROOT / "book" / "chapters" / "07_cost.md").read_text(encoding="utf-8"), (lang, sentence)
