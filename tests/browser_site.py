@@ -87,7 +87,7 @@ SCROLL_TO_WIDGETS = """async () => {
   window.scrollTo(0, 0);
 }"""
 
-FACTS = """async () => {
+FACTS = r"""async () => {
   if (window.MathJax && MathJax.startup && MathJax.startup.promise) await MathJax.startup.promise;
   await document.fonts.ready;
   const twin = document.querySelector('a.twin-link');
@@ -108,7 +108,17 @@ FACTS = """async () => {
       alt: i.getAttribute('alt'), loaded: i.complete && i.naturalWidth > 0,
       content: !!(article && article.contains(i)),
     })),
-    colab: [...document.querySelectorAll('a[href*="colab.research.google.com"]')].map(a => a.href),
+    // the launch button's Colab link (the student-notebook menu has one of its own, read below)
+    colab: [...document.querySelectorAll('a[href*="colab.research.google.com"]')]
+      .filter(a => !a.closest('.dropdown-student-notebook')).map(a => a.href),
+    student: [...document.querySelectorAll('.dropdown-student-notebook')].map(m => {
+      const text = e => e ? e.textContent.replace(/\s+/g, ' ').trim() : null;
+      const download = m.querySelector('a[download]');
+      const colab = m.querySelector('a[href*="colab.research.google.com"]');
+      return {inHeader: !!m.closest('.bd-header-article'), label: text(m.querySelector('button.dropdown-toggle')),
+              download: download && {href: download.href, text: text(download)},
+              colab: colab && {href: colab.href, text: text(colab)}};
+    }),
     resources: entries.map(e => [e.name, e.encodedBodySize || 0, e.decodedBodySize || 0]),
   };
 }"""
@@ -153,6 +163,17 @@ SCROLL_TO = """(selector) => {
   return true;
 }"""
 SHOTS = {"top": None, "code": "article pre", "table": "article table", "widget": "article .widget-subarea"}
+
+# At phone width, with a chapter's student-notebook menu opened by a click: where its button and its
+# menu are, and whether the menu shows.
+STUDENT_MENU = ".dropdown-student-notebook"
+STUDENT_MENU_FACTS = """(selector) => {
+  const menu = document.querySelector(selector);
+  const box = e => { const r = e.getBoundingClientRect();
+                     return {left: r.left, right: r.right, top: r.top, bottom: r.bottom, shown: r.width > 0 && r.height > 0}; };
+  return {width: window.innerWidth, expanded: menu.querySelector('.dropdown-toggle').getAttribute('aria-expanded'),
+          toggle: box(menu.querySelector('.dropdown-toggle')), menu: box(menu.querySelector('.dropdown-menu'))};
+}"""
 
 
 class Visitor:
@@ -256,6 +277,23 @@ class Visitor:
             raise
         return v, page
 
+    def _open_student_menu(self, v: Visit, page, stem: str) -> None:
+        """Open the student-notebook menu with a click at phone width, note where it shows, close it."""
+        try:
+            page.click(f"{STUDENT_MENU} .dropdown-toggle", timeout=5_000)
+            page.evaluate(SETTLED)
+            v.phone["student"] = page.evaluate(STUDENT_MENU_FACTS, STUDENT_MENU)
+            if v.rel in self.screenshot_pages:
+                self.screenshot_dir.mkdir(parents=True, exist_ok=True)
+                path = self.screenshot_dir / f"{stem}-phone-student-menu.png"
+                page.screenshot(path=str(path), animations="disabled")
+                v.screenshots.append(str(path))
+            page.keyboard.press("Escape")
+            page.mouse.move(0, PHONE["height"] - 1)  # the theme also opens its menus on hover
+            page.evaluate(SETTLED)
+        except Exception as e:  # reported by the test that reads v.phone["student"]
+            v.phone["student"] = {"error": f"{type(e).__name__}: {e}"}
+
     def _finish(self, v: Visit, page) -> Visit:
         """Wait for axe-core, then the phone-width checks and screenshots, and close the page."""
         try:
@@ -270,9 +308,11 @@ class Visitor:
             page.set_viewport_size(PHONE)
             page.evaluate(SETTLED)
             v.phone = page.evaluate(PHONE_FACTS)
+            stem = v.rel.replace("/", "-").removesuffix(".html")
+            if v.dom.get("student"):
+                self._open_student_menu(v, page, stem)
             if v.rel in self.screenshot_pages:
                 self.screenshot_dir.mkdir(parents=True, exist_ok=True)
-                stem = v.rel.replace("/", "-").removesuffix(".html")
                 for shot, selector in SHOTS.items():
                     if selector is None:
                         page.evaluate("window.scrollTo(0, 0)")

@@ -3,7 +3,8 @@ served on 127.0.0.1 and loaded in Debian's chromium (Playwright from pip drives 
 downloaded). Each page must load without a console error or a failed request, reach nothing beyond
 127.0.0.1, be in its language and link to its twin, show its math, widgets and figures, describe every
 figure in alt text, pass axe-core without a serious or critical violation, fit a 390 px phone screen,
-and (chapters) open its own notebook in Colab. The internal links and anchors of the whole site are
+and (chapters) open its own notebook in Colab and offer its student notebook, to download from the site
+or to open in Colab (other pages offer none). The internal links and anchors of the whole site are
 checked without the browser.
 
 Without /usr/bin/chromium and a Hangul font these tests skip, saying what to install; with
@@ -16,6 +17,7 @@ from __future__ import annotations
 import os
 import re
 import time
+import urllib.request
 from collections import Counter
 from functools import cache
 from html.parser import HTMLParser
@@ -210,6 +212,52 @@ def test_chapter_page_opens_its_own_notebook_in_colab(visitor, rel):
     assert (ROOT / notebook).is_file()
 
 
+# the student-notebook menu: its button, then its two items, in the page's language
+STUDENT_MENU = {"ko": ("학생용 노트북", "내려받기 (.ipynb)", "Colab에서 열기"),
+                "en": ("Student notebook", "Download (.ipynb)", "Open in Colab")}
+
+
+@pytest.mark.parametrize("rel", PAGES)
+def test_only_chapter_pages_offer_a_student_notebook(visitor, rel):
+    menus = visitor.visit(rel).dom["student"]
+    if rel in CHAPTERS:
+        assert len(menus) == 1, f"{rel}: {len(menus)} student-notebook menus"
+    else:
+        assert menus == [], f"{rel} is not a chapter, but has a student-notebook menu: {menus}"
+
+
+@pytest.mark.parametrize("rel", CHAPTERS)
+def test_chapter_page_offers_its_student_notebook(visitor, rel):
+    """The header's menu, in the page's language, downloads student/<lang>/<stem>.ipynb as served by the site
+    (the same bytes) or opens that file of the configured repository and branch in Colab; at phone width a
+    click opens it inside the screen."""
+    v = visitor.visit(rel)
+    lang, stem = Path(rel).parts[0], Path(rel).stem
+    (menu,) = v.dom["student"]
+    label, download_text, colab_text = STUDENT_MENU[lang]
+    assert menu["inHeader"] and menu["label"] == label, f"{rel}: student-notebook menu {menu}"
+    student = ROOT / "student" / lang / f"{stem}.ipynb"
+    assert student.is_file(), f"{student.relative_to(ROOT)} is missing: run 'make student'"
+
+    download = menu["download"]
+    assert download and download["text"] == download_text, f"{rel}: download item {download}"
+    assert download["href"].startswith(f"{visitor.base}{lang}/"), f"{rel}: {download['href']} is outside the site's {lang}/"
+    with urllib.request.urlopen(download["href"], timeout=10) as response:  # the test's own server, 127.0.0.1
+        assert response.read() == student.read_bytes(), f"{rel}: {download['href']} is not {student.relative_to(ROOT)}"
+
+    repo = urlsplit(CONFIG["repository"]["url"]).path.strip("/")
+    expected = (f"{CONFIG['launch_buttons']['colab_url']}/github/{repo}/blob/{CONFIG['repository']['branch']}/"
+                f"student/{lang}/{stem}.ipynb")
+    assert menu["colab"] == {"href": expected, "text": colab_text}, f"{rel}: Colab item {menu['colab']}"
+
+    phone = v.phone.get("student") or {}
+    assert "error" not in phone, f"{rel}: the menu could not be opened at phone width: {phone.get('error')}"
+    assert phone["expanded"] == "true" and phone["menu"]["shown"], f"{rel}: a click did not open the menu: {phone}"
+    for part in ("toggle", "menu"):
+        box = phone[part]
+        assert 0 <= box["left"] and box["right"] <= phone["width"], f"{rel}: at {phone['width']} px the {part} is at {box}"
+
+
 @pytest.mark.parametrize("rel", sorted(SCREENSHOT_PAGES) or ["(no chapter page)"])
 def test_phone_screenshot_of_a_chapter(visitor, rel):
     """Screenshots at 390 px of the page's top, its first wide code block and its first table, for a person
@@ -264,6 +312,7 @@ class _Anchors(HTMLParser):
         self.ids: set[str] = set()
         self.headings: list[list[str]] = []
         self.links: list[str] = []
+        self.downloads: list[str] = []  # links with a download attribute (among `links`)
         self._open = False
 
     def handle_starttag(self, tag, attrs):
@@ -280,6 +329,8 @@ class _Anchors(HTMLParser):
             self._open = False
         if tag in ("a", "area") and a.get("href") is not None:
             self.links.append(a["href"])
+            if "download" in a:  # e.g. a chapter's student notebook
+                self.downloads.append(a["href"])
 
 
 @cache
@@ -295,7 +346,7 @@ LINK_STATS: dict[str, int] = {}
 def test_internal_links_and_anchors_resolve():
     if not (SITE / "index.html").is_file():
         pytest.fail("no site in _build/html: run 'make book' (make test builds it before the tests)")
-    broken, links, fragments = [], 0, 0
+    broken, links, fragments, downloads = [], 0, 0, 0
     for rel in site_pages():
         page = SITE / rel
         for href in anchors(page).links:
@@ -309,12 +360,15 @@ def test_internal_links_and_anchors_resolve():
             if not target.is_file() or SITE.resolve() not in target.parents:
                 broken.append(f"{rel}: {href} (no such file)")
                 continue
+            downloads += href in anchors(page).downloads
             if parts.fragment and target.suffix == ".html":
                 fragments += 1
                 if unquote(parts.fragment) not in anchors(target).ids:
                     broken.append(f"{rel}: {href} (no id {unquote(parts.fragment)!r} in {target.relative_to(SITE.resolve())})")
-    LINK_STATS.update(pages=len(site_pages()), links=links, fragments=fragments, broken=len(broken))
+    LINK_STATS.update(pages=len(site_pages()), links=links, fragments=fragments, downloads=downloads, broken=len(broken))
     assert not broken, f"{len(broken)} broken internal links: " + "; ".join(broken[:20])
+    # every chapter page's student notebook is among the links checked (one download each)
+    assert downloads == len(CHAPTERS), f"{downloads} downloads checked, for {len(CHAPTERS)} chapter pages"
 
 
 @pytest.mark.parametrize("name", sorted({Path(rel).name for rel in site_pages() if len(Path(rel).parts) == 2}))
@@ -365,7 +419,8 @@ def _write_report(visitor: Visitor) -> None:
                   for v in sorted(chapters, key=lambda v: v.rel)]
         lines.append(f"  heaviest: {chapters[0].rel}, {chapters[0].bytes:,} bytes transferred ({chapters[0].raw_bytes:,} uncompressed)")
     if LINK_STATS:
-        lines.append(f"links: {LINK_STATS['links']} internal links ({LINK_STATS['fragments']} with an anchor) on "
+        lines.append(f"links: {LINK_STATS['links']} internal links ({LINK_STATS['fragments']} with an anchor, "
+                     f"{LINK_STATS['downloads']} downloads) on "
                      f"{LINK_STATS['pages']} pages, {LINK_STATS['broken']} broken")
     shots = [p for v in visits for p in v.screenshots]
     if shots:

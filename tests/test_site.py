@@ -1,6 +1,6 @@
 """The built site (_build/html, made by `make book`; `make test` builds it first): every page in the
 right language, linked to its twin, loading nothing from a third party, chapter pages launching
-their own notebook in Colab."""
+their own notebook in Colab and offering their student notebook (download, Colab), other pages not."""
 
 from __future__ import annotations
 
@@ -15,6 +15,8 @@ import yaml
 from bs4 import BeautifulSoup
 from conftest import LANGS, ROOT, chapter_stems, chapters, parse
 
+from tools import site
+
 SITE = ROOT / "_build" / "html"
 CONFIG = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
 CDN_HOSTS = ("cdn.jsdelivr.net", "unpkg.com", "cdnjs.cloudflare.com", "fonts.googleapis.com", "polyfill.io")
@@ -22,6 +24,9 @@ INTERFACE = {  # words a reader must see in their own language on every content 
     "ko": ['placeholder="이 책에서 검색..."', "본문 바로 가기", 'title="색상 모드"', 'title="PDF로 인쇄"'],
     "en": ['placeholder="Search this book..."', "Skip to main content", 'title="Color mode"', 'title="Print to PDF"'],
 }
+# the student-notebook menu of a chapter page: its button, then its two items, in the page's language
+STUDENT_MENU = {"ko": ("학생용 노트북", "내려받기 (.ipynb)", "Colab에서 열기"),
+                "en": ("Student notebook", "Download (.ipynb)", "Open in Colab")}
 
 
 def pages(lang: str) -> list[Path]:
@@ -100,9 +105,73 @@ def test_chapter_page_launches_its_own_notebook_in_colab(stem, lang):
     repo = urlsplit(CONFIG["repository"]["url"]).path.strip("/")
     path = f"notebooks/{lang}/{stem}.ipynb"
     expected = f"{CONFIG['launch_buttons']['colab_url']}/github/{repo}/blob/{CONFIG['repository']['branch']}/{path}"
-    links = [a["href"] for a in soup(page).find_all("a", href=True) if "colab.research.google.com" in a["href"]]
+    links = [a["href"] for a in soup(page).find_all("a", href=True) if "colab.research.google.com" in a["href"]
+             and not a.find_parent(class_="dropdown-student-notebook")]  # that one opens the student notebook
     assert links == [expected], f"{lang}/{stem}: Colab links {links}"
     assert (ROOT / path).is_file()
+
+
+def colab_url(path: str) -> str:
+    repo = urlsplit(CONFIG["repository"]["url"]).path.strip("/")
+    return f"{CONFIG['launch_buttons']['colab_url']}/github/{repo}/blob/{CONFIG['repository']['branch']}/{path}"
+
+
+@pytest.mark.parametrize("stem", chapter_stems())
+@pytest.mark.parametrize("lang", LANGS)
+def test_chapter_page_offers_its_student_notebook(stem, lang):
+    """A menu in the page's header, in the page's language: download the chapter's student notebook from
+    the site (a copy, byte for byte, of student/<lang>/<stem>.ipynb), or open that file on GitHub in Colab."""
+    page = SITE / lang / f"{stem}.html"
+    menus = soup(page).select(".dropdown-student-notebook")
+    assert len(menus) == 1, f"{lang}/{stem}: {len(menus)} student-notebook menus"
+    menu = menus[0]
+    assert menu.find_parent(class_="bd-header-article") is not None, f"{lang}/{stem}: the menu is not in the header"
+    label, download_text, colab_text = STUDENT_MENU[lang]
+    toggle = menu.find("button", class_="dropdown-toggle")
+    assert toggle is not None and toggle.get_text(" ", strip=True) == label, f"{lang}/{stem}: menu button {toggle}"
+    student = ROOT / "student" / lang / f"{stem}.ipynb"
+    assert student.is_file(), f"{student.relative_to(ROOT)} is missing: run 'make student'"
+
+    downloads = menu.find_all("a", download=True)
+    assert len(downloads) == 1 and downloads[0].get_text(" ", strip=True) == download_text, f"{lang}/{stem}: {downloads}"
+    target = local_target(page, downloads[0]["href"])
+    assert target is not None and target.is_file(), f"{lang}/{stem}: download {downloads[0]['href']} is not in the site"
+    assert (SITE / lang).resolve() in target.parents, f"{lang}/{stem}: download {target} is outside {lang}/"
+    assert target.read_bytes() == student.read_bytes(), f"{lang}/{stem}: {target} differs from {student.relative_to(ROOT)}"
+
+    colab = [a for a in menu.find_all("a", href=True) if "colab.research.google.com" in a["href"]]
+    assert [a["href"] for a in colab] == [colab_url(f"student/{lang}/{stem}.ipynb")], f"{lang}/{stem}: {colab}"
+    assert colab[0].get_text(" ", strip=True) == colab_text
+
+
+@pytest.mark.parametrize("lang, name", ALL_PAGES)
+def test_only_chapter_pages_offer_a_student_notebook(lang, name):
+    doc = soup(SITE / lang / name)
+    menus = doc.select(".dropdown-student-notebook")
+    student_links = [a["href"] for a in doc.find_all("a", href=True) if "_student/" in a["href"] or "/student/" in a["href"]]
+    if Path(name).stem in chapter_stems():
+        assert len(menus) == 1, f"{lang}/{name}: {len(menus)} student-notebook menus"
+    else:
+        assert not menus and not student_links, f"{lang}/{name} is not a chapter, but offers a student notebook: {student_links}"
+
+
+def test_a_missing_student_notebook_stops_the_build(tmp_path, monkeypatch, capsys):
+    """Without student/<lang>/<stem>.ipynb for a chapter the build stops before writing anything, with one
+    line that says to run `make student` (not a traceback)."""
+    for lang in LANGS:  # every student notebook but chapter 1's Korean one
+        (tmp_path / lang).mkdir()
+        for stem in chapter_stems():
+            if (lang, stem) != ("ko", chapter_stems()[0]):
+                (tmp_path / lang / f"{stem}.ipynb").write_text("{}", encoding="utf-8")
+    monkeypatch.setattr(site, "STUDENT", tmp_path)
+    monkeypatch.setattr(site, "BUILD", tmp_path / "build")  # where main() checks node_modules; not the site's
+    monkeypatch.setattr(site, "copy_vendor", lambda out: out.mkdir(parents=True))
+    with pytest.raises(site.SiteError, match=r"ko/01_\w+\.ipynb is missing .*run 'make student'"):
+        site.stage("ko")
+    assert site.main(["stage"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and "make student" in err and "Traceback" not in err, err
+    assert site.student_notebooks("en").keys() == set(chapter_stems())
 
 
 @pytest.mark.parametrize("stem", chapter_stems())

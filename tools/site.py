@@ -7,6 +7,10 @@ Data flow, one way: book/<lang>/*.md pages, notebooks/<lang>/*.ipynb (already ex
 root _config.yml/_toc.yml/book/glossary.yml  ->  _build/stage/<lang>/ (a flat Jupyter Book per
 language, derived, never edited)  ->  _build/html/<lang>/  plus the landing page _build/html/index.html.
 Every build runs Sphinx with -W -n --keep-going: any warning fails it.
+
+Each chapter page also offers its student notebook (student/<lang>/<stem>.ipynb, written by `make student`):
+assemble() copies it to _build/html/<lang>/_student/, and the header's student-notebook menu
+(book/_templates/student-notebook.html) links to that copy and to the same file on GitHub in Colab.
 """
 
 from __future__ import annotations
@@ -23,9 +27,11 @@ import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import yaml
 
+from tools.notebooks import STUDENT_DIR as STUDENT
 from tools.source import LANGS, ROOT
 
 BUILD = ROOT / "_build"
@@ -44,6 +50,9 @@ EXTENSIONS = ["sphinx_togglebutton", "sphinx_copybutton", "myst_nb", "jupyter_bo
               "sphinx_exercise", "book_i18n", "book_a11y"]
 VENDOR = ROOT / "node_modules"
 GENERATED = {"glossary"}  # pages written from data by this module
+# The folder of each language's site that holds the chapters' student notebooks (Sphinx writes none of
+# its own output there; the underscore keeps it apart from the pages, like _static and _sources).
+STUDENT_SITE_DIR = "_student"
 
 
 class SiteError(RuntimeError):
@@ -86,6 +95,58 @@ def toc_files(toc: dict) -> list[str]:
     return files
 
 
+def colab_base(root: dict) -> str | None:
+    """Where Colab opens a file of the repository, as the theme's Colab launch button builds it
+    (launch_buttons.colab_url + /github/<owner>/<repo>/blob/<branch>/), from repository.url and
+    repository.branch of the root _config.yml; None when Colab is not configured."""
+    colab = ((root.get("launch_buttons") or {}).get("colab_url") or "").strip("/")
+    if not colab:
+        return None
+    repository = root.get("repository") or {}
+    url, branch = str(repository.get("url") or "").strip("/"), repository.get("branch")
+    parts = urlsplit(url)
+    owner_repo = parts.path.strip("/").split("/")
+    if parts.netloc != "github.com" or len(owner_repo) != 2 or not all(owner_repo) or not branch:
+        raise SiteError("_config.yml: Colab opens notebooks from GitHub: `repository.url` must be "
+                        "https://github.com/<owner>/<repo> and `repository.branch` a branch name "
+                        f"(got {url!r} and {branch!r})")
+    return f"{colab}/github/{owner_repo[0]}/{owner_repo[1]}/blob/{branch}/"
+
+
+def page_sources(lang: str) -> dict[str, Path | str]:
+    """The pages of one language's book, named as in the stage: file name -> file to copy, or text."""
+    toc = pick(load_yaml(ROOT / "_toc.yml"), lang)
+    wanted: dict[str, Path | str] = {}
+    for name in toc_files(toc):
+        page, notebook = ROOT / "book" / lang / f"{name}.md", ROOT / "notebooks" / lang / f"{name}.ipynb"
+        if name in GENERATED:
+            wanted[f"{name}.md"] = glossary_page(lang)
+        elif page.is_file():
+            wanted[f"{name}.md"] = page
+        elif notebook.is_file():
+            wanted[f"{name}.ipynb"] = notebook
+        else:
+            raise SiteError(f"_toc.yml names {name!r}, but neither {page.relative_to(ROOT)} nor "
+                            f"{notebook.relative_to(ROOT)} exists (for a chapter, run 'make execute')")
+    return wanted
+
+
+def student_notebooks(lang: str) -> dict[str, Path]:
+    """Chapter (a page built from a notebook) -> its student notebook, student/<lang>/<stem>.ipynb."""
+    found, missing = {}, []
+    for name in page_sources(lang):
+        if name.endswith(".ipynb"):
+            stem = name.removesuffix(".ipynb")
+            found[stem] = STUDENT / lang / name
+            if not found[stem].is_file():
+                missing.append(found[stem])
+    if missing:
+        names = ", ".join(str(p.relative_to(ROOT) if p.is_relative_to(ROOT) else p) for p in missing)
+        raise SiteError(f"{names} {'is' if len(missing) == 1 else 'are'} missing (every chapter page offers its "
+                        "student notebook): run 'make student' to write the student notebooks, then commit them")
+    return found
+
+
 def config_for(lang: str) -> dict:
     root = load_yaml(ROOT / "_config.yml")
     langs = root.pop("languages", None) or {}
@@ -107,11 +168,17 @@ def config_for(lang: str) -> dict:
     sphinx["extensions"] = EXTENSIONS
     sphinx["templates_path"] = ["_templates"]
     sphinx["locale_dirs"] = ["_locale"]
+    # chapter -> where its student notebook is in the site (a path for pathto()) and in Colab ("" if
+    # Colab is off); book/_templates/student-notebook.html shows the menu on exactly these pages
+    colab = colab_base(root)
+    students = {stem: {"download": f"{STUDENT_SITE_DIR}/{stem}.ipynb",
+                       "colab": f"{colab}student/{lang}/{stem}.ipynb" if colab else ""}
+                for stem in student_notebooks(lang)}
     sphinx.setdefault("html_context", {}).update(
         {"book_lang": lang, "twin_lang": other, "twin_name": langs[other]["name"],
-         "book_description": own["description"]})
+         "book_description": own["description"], "student_notebooks": students})
     options = sphinx.setdefault("html_theme_options", {})
-    options["article_header_end"] = ["twin-link.html", "article-header-buttons.html"]
+    options["article_header_end"] = ["twin-link.html", "student-notebook.html", "article-header-buttons.html"]
     options["search_bar_text"] = own["search_bar_text"]
     sphinx.update(offline_assets())
     return config
@@ -164,18 +231,8 @@ def stage(lang: str) -> Path:
     """Write _build/stage/<lang>/: a complete, flat Jupyter Book for one language."""
     out = STAGE / lang
     toc = pick(load_yaml(ROOT / "_toc.yml"), lang)
-    wanted: dict[str, Path | str] = {}
-    for name in toc_files(toc):
-        page, notebook = ROOT / "book" / lang / f"{name}.md", ROOT / "notebooks" / lang / f"{name}.ipynb"
-        if name in GENERATED:
-            wanted[f"{name}.md"] = glossary_page(lang)
-        elif page.is_file():
-            wanted[f"{name}.md"] = page
-        elif notebook.is_file():
-            wanted[f"{name}.ipynb"] = notebook
-        else:
-            raise SiteError(f"_toc.yml names {name!r}, but neither {page.relative_to(ROOT)} nor "
-                            f"{notebook.relative_to(ROOT)} exists (for a chapter, run 'make execute')")
+    wanted = page_sources(lang)
+    config = config_for(lang)  # before writing anything: fails when a student notebook is missing
     for name, src in wanted.items():
         if isinstance(src, Path):
             _copy_if_changed(src, out / name)
@@ -185,7 +242,7 @@ def stage(lang: str) -> Path:
         for src in sorted(folder.rglob("*")):
             if src.is_file() and src.suffix in (".html", ".py", ".po", ".css", ".svg"):
                 _copy_if_changed(src, out / name / src.relative_to(folder))
-    _write_if_changed(out / "_config.yml", yaml.safe_dump(config_for(lang), allow_unicode=True, sort_keys=False))
+    _write_if_changed(out / "_config.yml", yaml.safe_dump(config, allow_unicode=True, sort_keys=False))
     _write_if_changed(out / "_toc.yml", yaml.safe_dump(toc, allow_unicode=True, sort_keys=False))
     keep = set(wanted) | {"_config.yml", "_toc.yml", "_build"} | set(STAGED_DIRS)
     for stale in out.iterdir():
@@ -280,6 +337,8 @@ def assemble(results: list[dict]) -> None:
     tmp.mkdir(parents=True)
     for r in results:
         shutil.copytree(r["html"], tmp / r["lang"], ignore=shutil.ignore_patterns(*THEME_MACROS))
+        for stem, src in student_notebooks(r["lang"]).items():  # the chapter pages' student downloads
+            _copy_if_changed(src, tmp / r["lang"] / STUDENT_SITE_DIR / f"{stem}.ipynb")
     copy_vendor(tmp / "_vendor")
     (tmp / "index.html").write_text(landing_page(), encoding="utf-8")
     (tmp / ".nojekyll").write_text("", encoding="utf-8")
@@ -316,7 +375,11 @@ def main(argv: list[str] | None = None) -> int:
         print("error: the site build has warnings or errors (listed above); fix them, the build allows none",
               file=sys.stderr)
         return 1
-    assemble(results)
+    try:
+        assemble(results)
+    except SiteError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
     (BUILD / "site.json").write_text(json.dumps({r["lang"]: {"seconds": round(r["seconds"], 1),
                                                              "warnings": len(r["warnings"])} for r in results}))
     print(f"site ready: open {(SITE / 'index.html').relative_to(ROOT)}, or run 'make serve' and visit http://127.0.0.1:8000/")
