@@ -185,7 +185,14 @@ def test_chapter_page_has_math_widgets_and_figures_served_locally(stem, lang):
         assert (SITE / "_vendor" / "mathjax" / "tex-chtml.js").is_file()
     assert not [s for s in scripts if "mathjax" in s.lower() and "_vendor/mathjax/" not in s]
     if doc.find("script", type="application/vnd.jupyter.widget-state+json"):
-        assert any(s.endswith("_vendor/widgets/embed-amd.js") for s in scripts), "widget manager not served locally"
+        # one small loader, which fetches the rest from the site when a widget nears the screen
+        loader = [s for s in scripts if s.endswith("_vendor/widgets/loader.js")]
+        assert loader, "the widget loader is not the site's own"
+        assert not [s for s in scripts if "embed-amd" in s or "require.js" in s], "the widget manager loads eagerly"
+        chain = re.findall(r'here \+ "([^"]+)"', (SITE / "_vendor" / "widgets" / "loader.js").read_text(encoding="utf-8"))
+        assert chain == ["../require/require.js", "require-config.js", "fixes.js", "embed-amd.js"], chain
+        for name in chain:
+            assert (SITE / "_vendor" / "widgets" / name).resolve().is_file(), f"the loader's {name} is not in the site"
         assert doc.find("script", type="application/vnd.jupyter.widget-view+json") is not None
     for img in doc.find_all("img", src=re.compile(r"^_images/")):
         assert (page.parent / img["src"]).is_file()
