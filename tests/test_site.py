@@ -205,3 +205,14 @@ def test_each_language_has_its_own_search_index():
         for lang, other in (("ko", "en"), ("en", "ko")):
             title = json.dumps(f"{chapter.title(lang)}")  # the index stores non-ASCII text \\u-escaped
             assert title in index[lang] and title not in index[other], f"{chapter.stem}: {lang} title in the wrong index"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_one_search_field_per_page(lang):
+    """pydata-sphinx-theme 0.17.1 would add a top bar with a second search field to every page unless
+    navbar_persistent is set (tools/site.py sets it empty); the search field lives in the sidebar."""
+    for page in sorted((SITE / lang).glob("*.html")):
+        doc = soup(page)
+        assert not doc.select("#pst-header .search-button-field"), f"{page.name}: a search field in the top bar"
+        if page.name != "search.html":
+            assert len(doc.select(".bd-sidebar-primary .search-button-field")) == 1, f"{page.name}: sidebar search"

@@ -180,6 +180,10 @@ def config_for(lang: str) -> dict:
     options = sphinx.setdefault("html_theme_options", {})
     options["article_header_end"] = ["twin-link.html", "student-notebook.html", "article-header-buttons.html"]
     options["search_bar_text"] = own["search_bar_text"]
+    # pydata-sphinx-theme 0.17.1 fills in navbar_persistent = ["search-button-field"] whenever the
+    # user's options lack the key, overriding sphinx-book-theme's empty default: every page then got a
+    # top bar holding a second search box above the article header. The sidebar has the search field.
+    options["navbar_persistent"] = []
     sphinx.update(offline_assets())
     return config
 
