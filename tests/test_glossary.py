@@ -26,11 +26,12 @@ def test_glossary_is_well_formed():
 
 
 def korean_texts():
-    """(where, text) for all Korean prose and Korean code comments of the book."""
+    """(where, text) for all Korean prose, Korean code comments and Korean figure descriptions of the book."""
     for stem in chapter_stems():
         for cell in load(stem, "ko").cells:
             text = cell.source if cell.cell_type == "markdown" else "\n".join(comments(cell.source))
-            yield f"notebooks/ko/{stem}.ipynb cell {cell.id}", text
+            alt = cell.metadata.get("mystnb", {}).get("image", {}).get("alt")  # what a screen reader says
+            yield f"notebooks/ko/{stem}.ipynb cell {cell.id}", text + ("\n" + alt if alt else "")
     for page in sorted((ROOT / "book" / "ko").glob("*.md")):
         yield str(page.relative_to(ROOT)), page.read_text(encoding="utf-8")
 
