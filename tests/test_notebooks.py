@@ -146,3 +146,32 @@ def test_no_notebook_names_a_path_of_the_machine_that_ran_it(stem):
             text = (ROOT / folder / lang / f"{stem}.ipynb").read_text(encoding="utf-8")
             found = sorted(p for p in local if p in text)
             assert not found, f"{folder}/{lang}/{stem}.ipynb holds {found}: run 'make execute CHAPTER={stem[:2]}'"
+
+
+def test_replies_are_awaited_in_short_slices():
+    """tools.notebooks waits for kernel messages in slices of POLL_SLICE seconds, so that a missed
+    wake-up of pyzmq's poll costs half a second, not the cell's whole timeout (it once cost 120 s)."""
+    import asyncio
+    from queue import Empty
+
+    from tools import notebooks
+
+    asked = []
+
+    async def get_msg(timeout=None):  # a channel whose message is there on the third look
+        asked.append(timeout)
+        if len(asked) < 3:
+            raise Empty
+        return {"msg": "reply"}
+
+    assert asyncio.run(notebooks._in_slices(get_msg)(timeout=120)) == {"msg": "reply"}
+    assert asked == [notebooks.POLL_SLICE] * 3
+
+    async def never(timeout=None):
+        asked.append(timeout)
+        raise Empty
+
+    asked.clear()
+    with pytest.raises(Empty):
+        asyncio.run(notebooks._in_slices(never)(timeout=0.2))
+    assert asked and all(t <= 0.2 for t in asked)

@@ -57,6 +57,8 @@ def execute(nb: nbformat.NotebookNode, cwd: Path) -> tuple[nbformat.NotebookNode
     peak = seconds = None
     try:
         with client.setup_kernel(env=_kernel_env()):
+            for channel in (client.kc.shell_channel, client.kc.iopub_channel):
+                channel.get_msg = _in_slices(channel.get_msg)
             for index, cell in enumerate(client.nb.cells):
                 try:
                     client.execute_cell(cell, index)
@@ -68,6 +70,32 @@ def execute(nb: nbformat.NotebookNode, cwd: Path) -> tuple[nbformat.NotebookNode
     finally:
         shutil.rmtree(sockets, ignore_errors=True)
     return client.nb, seconds, peak
+
+
+POLL_SLICE = 0.5  # seconds
+
+
+def _in_slices(get_msg):
+    """The channel's get_msg, waiting in slices of POLL_SLICE seconds instead of all at once.
+
+    nbclient waits for a cell's reply with one get_msg(timeout=<the whole cell timeout>), which is one
+    pyzmq asyncio poll. That poll is woken by the socket's edge-triggered file descriptor and looks at
+    the socket again only when its timeout runs out; when the wake-up is missed (seen here on a busy
+    machine, a widget cell while the browser tests ran), a reply that had long arrived was read only
+    120 s later, with no error. Each slice ends in such a look, so a missed wake-up costs POLL_SLICE."""
+    from queue import Empty
+
+    async def get_msg_in_slices(timeout=None):
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while True:
+            left = None if deadline is None else max(0.0, deadline - time.monotonic())
+            try:
+                return await get_msg(timeout=POLL_SLICE if left is None else min(POLL_SLICE, left))
+            except Empty:
+                if left is not None and left <= POLL_SLICE:
+                    raise
+
+    return get_msg_in_slices
 
 
 class CellFailed(RuntimeError):
