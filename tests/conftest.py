@@ -28,6 +28,11 @@ def load(stem: str, lang: str) -> nbformat.NotebookNode:
     return nbformat.read(path, as_version=4)
 
 
+def figure_alt(cell) -> str | None:
+    """A notebook cell's figure description (metadata mystnb.image.alt, from '#ko alt:' / '#en alt:')."""
+    return cell.metadata.get("mystnb", {}).get("image", {}).get("alt")
+
+
 def code_tokens(source: str) -> list[tuple[int, str]]:
     """Python tokens of a code cell, IPython '!' and '%' lines left out (tokenize cannot read them)."""
     lines = [line for line in source.splitlines() if not line.lstrip().startswith(("!", "%"))]
@@ -38,7 +43,7 @@ def comments(source: str) -> list[str]:
     return [text for kind, text in code_tokens(source) if kind == tokenize.COMMENT]
 
 
-__all__ = ["EXECUTION_REPORT", "ROOT", "LANGS", "chapter_stems", "load", "code_tokens", "comments", "parse", "chapters"]
+__all__ = ["EXECUTION_REPORT", "ROOT", "LANGS", "chapter_stems", "load", "figure_alt", "code_tokens", "comments", "parse", "chapters"]
 
 
 EXECUTION_REPORT = ROOT / "_build" / "execution-report.txt"

@@ -10,7 +10,7 @@ import nbformat
 import pytest
 from conftest import LANGS, ROOT, chapters, load, parse
 
-from tools.notebooks import _in_slices
+from tools.notebooks import wait_in_slices
 
 NOT_YET = {"ko": "아직 아닙니다. 힌트:", "en": "not yet. Hint:"}
 CORRECT = {"ko": "정답입니다!", "en": "correct!"}
@@ -47,8 +47,7 @@ def run_student(stem: str, lang: str) -> tuple[list[str], list[str]]:
         client = NotebookClient(nb, timeout=120, kernel_name="python3", resources={"metadata": {"path": cwd}})
         unsolved, solved = [], []
         with client.setup_kernel():
-            for channel in (client.kc.shell_channel, client.kc.iopub_channel):  # as tools.notebooks does
-                channel.get_msg = _in_slices(channel.get_msg)
+            wait_in_slices(client)  # as tools.notebooks does
             for index, cell in enumerate(nb.cells):
                 client.execute_cell(cell, index)  # raises if any cell of the student notebook fails
                 if "exercise-check" in cell.metadata.get("tags", []):

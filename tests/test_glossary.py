@@ -7,7 +7,7 @@ import re
 
 import pytest
 import yaml
-from conftest import ROOT, chapter_stems, comments, load
+from conftest import ROOT, chapter_stems, comments, figure_alt, load
 
 GLOSSARY = yaml.safe_load((ROOT / "book" / "glossary.yml").read_text(encoding="utf-8"))
 FIELDS = {"en", "ko", "en_meaning", "ko_meaning", "reject"}
@@ -30,7 +30,7 @@ def korean_texts():
     for stem in chapter_stems():
         for cell in load(stem, "ko").cells:
             text = cell.source if cell.cell_type == "markdown" else "\n".join(comments(cell.source))
-            alt = cell.metadata.get("mystnb", {}).get("image", {}).get("alt")  # what a screen reader says
+            alt = figure_alt(cell)  # what a screen reader says
             yield f"notebooks/ko/{stem}.ipynb cell {cell.id}", text + ("\n" + alt if alt else "")
     for page in sorted((ROOT / "book" / "ko").glob("*.md")):
         yield str(page.relative_to(ROOT)), page.read_text(encoding="utf-8")

@@ -9,7 +9,7 @@ import subprocess
 import sys
 
 import pytest
-from conftest import EXECUTION_REPORT, LANGS, ROOT, chapter_stems, code_tokens, load
+from conftest import EXECUTION_REPORT, LANGS, ROOT, chapter_stems, code_tokens, figure_alt, load
 
 from tools.notebooks import check
 
@@ -116,7 +116,7 @@ def figure_cells(stem: str, lang: str) -> list[tuple[str, str | None]]:
     for cell in load(stem, lang).cells:
         outputs = cell.get("outputs", []) if cell.cell_type == "code" else []
         if any("image/png" in o.get("data", {}) or WIDGET_VIEW in o.get("data", {}) for o in outputs):
-            found.append((cell.id, cell.metadata.get("mystnb", {}).get("image", {}).get("alt")))
+            found.append((cell.id, figure_alt(cell)))
     return found
 
 

@@ -57,8 +57,7 @@ def execute(nb: nbformat.NotebookNode, cwd: Path) -> tuple[nbformat.NotebookNode
     peak = seconds = None
     try:
         with client.setup_kernel(env=_kernel_env()):
-            for channel in (client.kc.shell_channel, client.kc.iopub_channel):
-                channel.get_msg = _in_slices(channel.get_msg)
+            wait_in_slices(client)
             for index, cell in enumerate(client.nb.cells):
                 try:
                     client.execute_cell(cell, index)
@@ -96,6 +95,12 @@ def _in_slices(get_msg):
                     raise
 
     return get_msg_in_slices
+
+
+def wait_in_slices(client) -> None:
+    """Make a started NotebookClient wait for its kernel's replies and outputs in slices (_in_slices)."""
+    for channel in (client.kc.shell_channel, client.kc.iopub_channel):
+        channel.get_msg = _in_slices(channel.get_msg)
 
 
 class CellFailed(RuntimeError):

@@ -273,8 +273,9 @@ VENDOR_DIRS = {
     # the icon fonts of the widget controls; every current browser takes woff2
     "widgets": ("@jupyter-widgets/html-manager/dist", (".woff2",)),
 }
-# Our own scripts: loader fetches the rest when a widget nears the screen; require-config points the widget bundle's module ids at its folder so its fonts
-# resolve there; fixes repairs what the bundle gets wrong (MathJax 3, slider names, figure alt text).
+# Our own scripts: loader fetches the rest when a widget nears the screen; require-config points the
+# widget bundle's module ids at its folder so its fonts resolve there; fixes repairs what the bundle
+# gets wrong (MathJax 3, slider names, figure alt text).
 VENDOR_OWN = {"widgets/loader.js": ROOT / "book" / "assets" / "widgets-loader.js",
               "widgets/require-config.js": ROOT / "book" / "assets" / "widgets-require-config.js",
               "widgets/fixes.js": ROOT / "book" / "assets" / "widgets-fixes.js"}
