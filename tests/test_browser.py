@@ -426,3 +426,46 @@ def _write_report(visitor: Visitor) -> None:
     if shots:
         lines.append(f"screenshots at 390 px: {', '.join(str(Path(p).relative_to(ROOT)) for p in shots)}")
     REPORT.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+# What a reader can see of the exercises before opening anything: the exercise and the cell the learner
+# starts from, but no solution code, no "correct!" and no explanation.
+SOLUTIONS = """() => [...document.querySelectorAll('div.solution')].map(box => {
+  const shown = el => !!el && el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden';
+  const title = box.querySelector('.admonition-title');
+  const body = [...box.children].filter(el => el !== title);
+  const button = box.querySelector('button.toggle-button') || title;
+  return {id: box.id, title: title ? title.innerText.trim() : '', dropdown: box.classList.contains('dropdown'),
+          bodyShown: body.some(shown), code: box.querySelectorAll('div.cell').length,
+          control: button ? (button.getAttribute('aria-label') || button.innerText || '').trim() : '',
+          before: (box.previousElementSibling || {}).className || ''};
+})"""
+
+
+@pytest.mark.parametrize("rel", CHAPTERS)
+def test_solutions_stay_folded_until_opened(visitor, rel):
+    """Instructors assign these exercises: on the site each solution (its code, the check's "correct!" and the
+    explanation) is folded in one box after the learner's starting cell, and one labelled click opens it."""
+    lang = lang_of(rel)
+    page = visitor.context.new_page()
+    try:
+        page.goto(visitor.base + rel, wait_until="load", timeout=30_000)
+        page.wait_for_timeout(300)  # sphinx-togglebutton folds the boxes on DOMContentLoaded
+        boxes = page.evaluate(SOLUTIONS)
+        assert len(boxes) >= 3, f"{rel}: {len(boxes)} solution boxes"
+        word = {"ko": "풀이", "en": "Solution"}[lang]
+        for box in boxes:
+            assert box["dropdown"] and not box["bodyShown"], f"{rel}: solution {box['id']} is visible before it is opened"
+            assert box["code"] >= 2, f"{rel}: solution {box['id']} holds {box['code']} code cells (solution and check)"
+            assert word in box["title"], f"{rel}: solution box titled {box['title']!r}"
+            assert "cell" in box["before"], f"{rel}: the learner's starting cell is not shown before {box['id']}"
+        verdicts = """() => [...document.querySelectorAll('.cell_output')].filter(
+            el => el.getClientRects().length > 0 && el.innerText.includes('✅')).length"""
+        assert page.evaluate(verdicts) == 0, f"{rel}: a check's verdict is visible before any solution is opened"
+        first = page.locator("div.solution").first
+        first.locator(".admonition-title").click()
+        page.wait_for_timeout(300)
+        assert page.evaluate(SOLUTIONS)[0]["bodyShown"], f"{rel}: one click on the title did not open the solution"
+        assert page.evaluate(verdicts) == 1, f"{rel}: the opened solution does not show its check's verdict"
+    finally:
+        page.close()

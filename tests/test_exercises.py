@@ -77,3 +77,49 @@ def test_student_notebook_says_not_yet_then_passes_with_the_solution(stem, lang)
     Path(ROOT / "_build").mkdir(exist_ok=True)
     log = ROOT / "_build" / f"student-{lang}-{stem}.log"
     log.write_text("unsolved:\n" + "".join(unsolved) + "with the solution put back:\n" + "".join(solved), encoding="utf-8")
+
+
+RUN_FIRST = {"ko": "먼저 위의 셀들을 실행하세요", "en": "run the cells above first"}
+
+
+def run_exercise_section(nb: nbformat.NotebookNode) -> list:
+    """A student after a runtime reset: a fresh kernel runs only the exercise section, from the cell that
+    defines check() to the end. Cells may fail (a solution that uses earlier names); check cells must not."""
+    from nbclient import NotebookClient
+
+    start = next(i for i, c in enumerate(nb.cells) if "exercise-helper" in c.metadata.get("tags", []))
+    nb = nbformat.from_dict({**nb, "cells": nb.cells[start:]})
+    for cell in nb.cells:
+        if cell.cell_type == "code":
+            cell.outputs = []
+    with tempfile.TemporaryDirectory() as cwd:
+        client = NotebookClient(nb, timeout=120, kernel_name="python3", allow_errors=True,
+                                resources={"metadata": {"path": cwd}})
+        with client.setup_kernel():
+            wait_in_slices(client)
+            for index, cell in enumerate(nb.cells):
+                client.execute_cell(cell, index)
+    return [c for c in nb.cells if c.cell_type == "code"]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("stem", with_exercises())
+def test_checks_after_a_restart_say_which_cells_to_run_first(stem, lang):
+    """Never a traceback from a check cell, and never "not yet" for a correct answer: a check whose test needs
+    names from earlier cells says, in the notebook's language, to run the cells above (Runtime -> Run before)."""
+    paused = 0
+    for folder in ("student", "notebooks"):
+        cells = run_exercise_section(nbformat.read(ROOT / folder / lang / f"{stem}.ipynb", as_version=4))
+        checks = [c for c in cells if "exercise-check" in c.metadata.get("tags", [])]
+        assert checks
+        for cell in checks:
+            assert not [o for o in cell.outputs if o.output_type == "error"], (
+                f"{folder}/{lang}/{stem} {cell.id}: a check cell raised after a restart")
+            said = check_output(cell)
+            # with the solutions (notebooks/): never "not yet"; unsolved (student/): "not yet" is the truth
+            allowed = ("⏸️", "✅") if folder == "notebooks" else ("⏸️", "❌")
+            assert said.startswith(allowed), f"{folder}/{lang}/{stem} {cell.id}: after a restart the check said {said!r}"
+            if said.startswith("⏸️"):
+                assert RUN_FIRST[lang] in said and "Run before" in said, said
+            paused += said.startswith("⏸️")
+    assert paused, f"{lang}/{stem}: no check needed an earlier cell after a restart; this test would prove nothing"

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import filecmp
 import json
+import re
 import subprocess
 import sys
 
+import nbformat
 import pytest
 from conftest import EXECUTION_REPORT, LANGS, ROOT, chapter_stems, code_tokens, figure_alt, load
 
@@ -73,10 +75,14 @@ def test_ignored_cells_only_wire_a_widget_and_nothing_is_skipped(stem):
                 assert kinds == ["display_data"] and WIDGET_VIEW in cell.outputs[0].data, (
                     f"{stem} ({lang}) {cell.id}: an ignored cell must show one widget and nothing else")
                 assert "interact" in cell.source, f"{stem} ({lang}) {cell.id}: an ignored cell must wire a widget"
-            if "raises-exception" in tags:
-                assert any(o.output_type == "error" for o in cell.outputs), f"{stem} {cell.id}: raises nothing"
-            elif cell.cell_type == "code":
-                assert not any(o.output_type == "error" for o in cell.outputs), f"{stem} {cell.id}: unexpected error"
+            assert "raises-exception" not in tags, f"{stem} {cell.id}: Colab ignores tags; use 'with expect_error(...)'"
+            if cell.cell_type != "code":
+                continue
+            errors = [o for o in cell.outputs if o.output_type == "error"]
+            if re.search(r"^\s*with expect_error\(", cell.source, re.M):
+                assert len(errors) == 1, f"{stem} ({lang}) {cell.id}: expects an error but shows {len(errors)}"
+            else:
+                assert not errors, f"{stem} ({lang}) {cell.id}: unexpected error"
 
 
 @pytest.mark.parametrize("stem", chapter_stems())
@@ -95,12 +101,26 @@ def test_widget_logic_is_also_called_by_a_checked_cell(stem):
 
 @pytest.mark.parametrize("stem", chapter_stems())
 def test_notebooks_are_self_contained_and_colab_ready(stem):
-    for lang in LANGS:
-        nb = load(stem, lang)
-        first = nb.cells[0]
-        assert first.cell_type == "code" and 'if "google.colab" in sys.modules:' in first.source, (
-            f"{stem} ({lang}): the first cell must be the Colab set-up cell (see CONTRIBUTING.md)")
-        assert "pip install --quiet koreanize-matplotlib" in first.source and first.outputs == []
+    """The first screen: the title, then the line that names the book, its site and the twin notebook; then the
+    set-up cell, which installs the pinned Hangul font package in Colab and defines expect_error."""
+    import re
+
+    pinned = re.search(r"^koreanize-matplotlib==(\S+)$", (ROOT / "requirements.txt").read_text(encoding="utf-8"), re.M)[1]
+    for folder, lang in [(f, lang) for f in ("notebooks", "student") for lang in LANGS]:
+        nb = nbformat.read(ROOT / folder / lang / f"{stem}.ipynb", as_version=4)
+        title, setup = nb.cells[0], nb.cells[1]
+        assert title.cell_type == "markdown" and title.source.startswith(f"# {int(stem[:2])}. "), (
+            f"{folder}/{lang}/{stem}: the notebook must open on its title")
+        intro = title.source.split("\n\n")[1]
+        other = "en" if lang == "ko" else "ko"
+        assert f"/{lang}/{stem}.html)" in intro and f"/blob/main/{folder}/{other}/{stem}.ipynb)" in intro, intro
+        assert ("CPU" in intro) and ("GPU" in intro)
+        if folder == "student":
+            assert ("✅" in title.source and "❌" in title.source and "⏸️" in title.source), "say how the checks work"
+        assert setup.cell_type == "code" and 'if "google.colab" in sys.modules:' in setup.source, (
+            f"{folder}/{lang}/{stem}: the second cell must be the set-up cell (see CONTRIBUTING.md)")
+        assert f"pip install --quiet koreanize-matplotlib=={pinned}" in setup.source and setup.get("outputs", []) == []
+        assert "class expect_error" in setup.source
         for cell in nb.cells:
             if cell.cell_type == "code":
                 assert "from tools" not in cell.source and "import tools" not in cell.source, (
@@ -175,3 +195,35 @@ def test_replies_are_awaited_in_short_slices():
     with pytest.raises(Empty):
         asyncio.run(notebooks._in_slices(never)(timeout=0.2))
     assert asked and all(t <= 0.2 for t in asked)
+
+
+MYST = {
+    "a label line '(name)='": re.compile(r"^\([\w-]+\)=\s*$", re.M),
+    "a directive fence ':::{...}' or ```{...}": re.compile(r"^(:{3,}|`{3,})\{[\w-]+\}", re.M),
+    "a closing ':::' fence": re.compile(r"^:{3,}\s*$", re.M),
+    "a directive option ':label:'": re.compile(r"^:[\w-]+:", re.M),
+    "a role {name}`...`": re.compile(r"\{[a-z]+\}`"),
+    "a link to a label [text](label)": re.compile(r"\]\((?![a-z]+://|#|mailto:)[^)\s]*\)"),
+}
+
+
+def myst_in(text: str) -> list[str]:
+    return [f"{name}: {m[0]!r}" for name, pattern in MYST.items() for m in pattern.finditer(text)]
+
+
+@pytest.mark.parametrize("folder", ["notebooks", "student"])
+def test_no_notebook_holds_myst_syntax(folder):
+    """Readers open these in Colab, JupyterLab, VS Code or GitHub, none of which renders MyST."""
+    found = []
+    for lang in LANGS:
+        for path in sorted((ROOT / folder / lang).glob("*.ipynb")):
+            for cell in nbformat.read(path, as_version=4).cells:
+                if cell.cell_type == "markdown":
+                    found += [f"{folder}/{lang}/{path.name} {cell.id}: {what}" for what in myst_in(cell.source)]
+    assert not found, "raw MyST in notebooks (see tools/source.py:plain_markdown):\n" + "\n".join(found[:20])
+
+
+def test_the_myst_check_can_fail():
+    planted = "(ch01-goals)=\n## Goals\n:::{exercise}\n:label: ch01-ex\nText\n:::\nSee [chapter 1](ch01) and {ref}`ch01`."
+    assert len(myst_in(planted)) == 6
+    assert myst_in("See [the site](https://example.org/ko/01.html#ch01-goals) and <details>.") == []

@@ -33,8 +33,9 @@ x = 1  # (1,)
 if x:
     #ko| print("하나")
     #en| print("one")
-%% code raises-exception
-1 / 0
+%% code
+with expect_error(ZeroDivisionError):
+    1 / 0
 """
 
 
@@ -42,10 +43,12 @@ def test_good_source_generates_two_parallel_notebooks(tmp_path):
     chapter = parse(write(tmp_path, GOOD))
     ko, en = chapter.notebook("ko"), chapter.notebook("en")
     assert [c.id for c in ko.cells] == [c.id for c in en.cells] == ["99-001", "99-002", "99-003"]
-    assert ko.cells[0].source == "# 제목\n본문" and en.cells[0].source == "# Title\nBody"
+    assert ko.cells[0].source.startswith("# 제목\n\n*한 걸음씩 배우는 어텐션* 99장 · [웹에서 읽기](")
+    assert en.cells[0].source.startswith("# Title\n\n*Attention, Step by Step*, chapter 99 · [read it on the web](")
+    assert ko.cells[0].source.endswith("\n\n본문") and en.cells[0].source.endswith("\n\nBody")
     assert ko.cells[1].source == 'x = 1  # (1,)\n# 한국어 주석\nif x:\n    print("하나")'
     assert en.cells[1].source == 'x = 1  # (1,)\n# an English comment\nif x:\n    print("one")'
-    assert en.cells[2].metadata["tags"] == ["raises-exception"]
+    assert en.cells[2].source == "with expect_error(ZeroDivisionError):\n    1 / 0" and "tags" not in en.cells[2].metadata
     assert chapter.title("ko") == "제목" and chapter.title("en") == "Title"
 
 
@@ -62,7 +65,12 @@ def test_figure_alt_text_becomes_cell_metadata_and_leaves_the_code(tmp_path):
         ("%% ko\n# 제목\n%% code\nx = 1\n", r"99_probe.md:1: this Korean cell has no English twin"),
         ("%% en\n# Title\n", r"99_probe.md:1: this English cell has no Korean twin"),
         ("%% ko\n# 제목\n%% en\n# Title\n%% en\nagain\n", r"99_probe.md:5: this English cell has no Korean twin"),
-        ("%% code fast\nx = 1\n", r"99_probe.md:1: unknown flag 'fast'; known flags: raises-exception, widget"),
+        ("%% code fast\nx = 1\n", r"99_probe.md:1: unknown flag 'fast'; known flags: widget, hide-input"),
+        ("%% code raises-exception\n1 / 0\n", r"99_probe.md:1: the flag 'raises-exception' is retired: write the failing lines inside 'with expect_error"),
+        ("%% ko\n# 제목\n%% en\n# Title\n%% code setup\nimport sys\n", r"99_probe.md:5: the setup cell stays empty; its code comes from _setup.py"),
+        ("%% ko\n# 제목\n%% en\n# Title\n%% code\nx = 1\n%% code setup\n", r"99_probe.md:7: the '%% code setup' cell comes once, right after the title cells"),
+        ("%% ko\n# 제목\n%% en\n# Title\n%% code exercise-helper\n%% code check\nx = torch.ones(2)\ncheck('a', lambda: x.sum() == 2, 'h')\n",
+         r"99_probe.md:6: a check cell is 'def test\(\): ... return <bool>' followed by one call check\(name, test, hint\)"),
         ("%% python\nx = 1\n", r"99_probe.md:1: a cell marker is '%% ko', '%% en' or '%% code \[flags\]'"),
         ("%% ko extra\n# 제목\n", r"99_probe.md:1: prose cells take no flags"),
         ("%% code\n\n%% code\nx = 1\n", r"99_probe.md:1: empty '%% code' cell"),
@@ -111,11 +119,25 @@ def test_a_failing_cell_is_reported_and_nothing_is_written(tmp_path):
     assert not (tmp_path / "out").exists()
 
 
-def test_a_raises_exception_cell_that_does_not_raise_is_an_error(tmp_path):
-    source = write(tmp_path, "%% ko\n# 제목\n%% en\n# Title\n%% code raises-exception\nx = 1\n")
-    result = run_tool("tools.notebooks", "execute", str(source), "--lang", "en", "--out", str(tmp_path / "out"))
+def test_a_deliberate_error_is_shown_run_all_goes_on_and_a_missing_error_fails(tmp_path):
+    """'with expect_error(E):' shows PyTorch's real error as an error output, the next cells still run (Colab's
+    Run all ignores cell tags), and a block whose error stopped happening fails its cell loudly."""
+    from tools.notebooks import execute
+
+    source = write(tmp_path, "%% ko\n# 제목\n%% en\n# Title\n%% code setup\n%% code\nimport torch\n"
+                             "with expect_error(RuntimeError):\n    torch.ones(2, 3) @ torch.ones(2, 3)\n%% code\nprint('next')\n")
+    nb, _, _ = execute(parse(source).notebook("en"), cwd=tmp_path)
+    shown, after = nb.cells[2].outputs, nb.cells[3].outputs
+    assert [o.output_type for o in shown] == ["error"] and shown[0].ename == "RuntimeError"
+    assert "mat1 and mat2 shapes cannot be multiplied (2x3 and 2x3)" in shown[0].evalue
+    assert after[0].text == "next\n"
+    quiet = write(tmp_path, "%% ko\n# 제목\n%% en\n# Title\n%% code setup\n%% code\nwith expect_error(ValueError):\n    x = 1\n")
+    result = run_tool("tools.notebooks", "execute", str(quiet), "--lang", "en", "--out", str(tmp_path / "out"))
     assert result.returncode == 1
-    assert "flagged raises-exception but did not raise" in result.stderr
+    assert "cell 99-003 of the en notebook failed: AssertionError: expected ValueError, but the cell ran without an error" in result.stderr
+    wrong = write(tmp_path, "%% ko\n# 제목\n%% en\n# Title\n%% code setup\n%% code\nwith expect_error(ValueError):\n    1 / 0\n")
+    result = run_tool("tools.notebooks", "execute", str(wrong), "--lang", "en", "--out", str(tmp_path / "out"))
+    assert result.returncode == 1 and "failed: ZeroDivisionError: division by zero" in result.stderr
 
 
 def headings(text: str) -> list[tuple[str | None, str]]:
@@ -145,3 +167,117 @@ def test_every_heading_has_a_label_shared_by_both_languages(source):
         for label, heading in ko_labels + en_labels:
             assert label, f"{source.name}: heading {heading!r} has no '(label)=' line above it"
         assert [lab for lab, _ in ko_labels] == [lab for lab, _ in en_labels], f"{source.name}: ko/en labels differ"
+
+
+EXERCISE = """%% ko
+(ch99)=
+# 99. 제목
+
+[1장](ch01)과 [이 절](ch01-goals)을 보세요.
+%% en
+(ch99)=
+# 99. Title
+
+See [chapter 1](ch01) and [this section](ch01-goals).
+%% code setup
+%% ko
+(ch99-exercises)=
+## 연습 문제
+%% en
+(ch99-exercises)=
+## Exercises
+%% code exercise-helper
+%% ko
+:::{exercise}
+:label: ch99-ex-one
+
+`answer`를 고치세요.
+:::
+%% en
+:::{exercise}
+:label: ch99-ex-one
+
+Fix `answer`.
+:::
+%% code student
+answer = None
+%% code solution
+answer = 2
+%% code check
+def test():
+    return answer == 2
+
+
+check("ch99-ex-one", test, "two")
+%% ko
+:::{solution} ch99-ex-one
+:class: dropdown
+
+2입니다.
+:::
+%% en
+:::{solution} ch99-ex-one
+:class: dropdown
+
+It is 2.
+:::
+"""
+
+
+def test_notebooks_get_plain_markdown_and_the_site_keeps_myst(tmp_path):
+    """Colab, JupyterLab, VS Code and GitHub render no MyST: the notebooks get headings, <details> and links to
+    the published site; the site page is staged from the same source with its labels and exercise boxes, and the
+    solution (code, check and explanation) folded after the cell the learner starts from."""
+    import nbformat
+
+    from tools.source import book_links
+
+    chapter = parse(write(tmp_path, EXERCISE))
+    site = book_links()["site"]
+    for lang, exercise, explanation in (("ko", "### 문제 1 (`ch99-ex-one`)", "<summary>풀이 설명</summary>"),
+                                        ("en", "### Exercise 1 (`ch99-ex-one`)", "<summary>Explanation</summary>")):
+        nb = chapter.notebook(lang)
+        text = "\n".join(c.source for c in nb.cells if c.cell_type == "markdown")
+        assert "(ch99)=" not in text and ":::" not in text and ":label:" not in text and "](ch01" not in text
+        assert f"]({site}{lang}/01_dict_to_attention.html)" in text
+        assert f"]({site}{lang}/01_dict_to_attention.html#ch01-goals)" in text
+        assert exercise in text and explanation in text and "</details>" in text
+        assert [c.source for c in nb.cells if c.cell_type == "code"][-2:][0] == "answer = 2"
+        student = chapter.notebook(lang, student=True)
+        assert "answer = None" in [c.source for c in student.cells] and "<details>" not in "".join(c.source for c in student.cells)
+        # the site: MyST prose, the student's cell shown, then the folded solution
+        executed = copy_with_outputs(nb)
+        page = chapter.site_notebook(lang, executed)
+        sources = [c.source for c in page.cells]
+        assert "(ch99)=" in sources[0] and "[" in sources[0] and "](ch01)" in sources[0]
+        start = sources.index("answer = None")
+        assert page.cells[start].cell_type == "code" and not page.cells[start].outputs
+        assert sources[start + 1] == ":::{solution-start} ch99-ex-one\n:class: dropdown\n:::"
+        assert sources[start + 2] == "answer = 2" and sources[start + 3].startswith("def test():")
+        assert sources[start + 4] in ("2입니다.", "It is 2.") and sources[start + 5] == ":::{solution-end}\n:::"
+        assert len({c.id for c in page.cells}) == len(page.cells)
+        nbformat.validate(page)
+
+
+def copy_with_outputs(nb):
+    import copy
+
+    import nbformat
+
+    done = copy.deepcopy(nb)
+    for cell in done.cells:
+        if cell.cell_type == "code":
+            cell.outputs = [nbformat.v4.new_output("stream", name="stdout", text="ok\n")]
+    return done
+
+
+@pytest.mark.parametrize("text, message", [
+    ("%% ko\n# 99. 제목\n[어딘가](ch99-nowhere)\n%% en\n# 99. Title\n[somewhere](ch99-nowhere)\n",
+     r"99_probe.md:1: \[어딘가\]\(ch99-nowhere\) links to no known label"),
+    ("%% ko\n# 99. 제목\n:::{note}\n참고\n:::\n%% en\n# 99. Title\n:::{note}\nNote\n:::\n",
+     r"99_probe.md:1: the directive '\{note\}' has no plain-Markdown rendering"),
+    ("%% ko\n# 99. 제목\n{ref}`ch01`\n%% en\n# 99. Title\n{ref}`ch01`\n", r"99_probe.md:1: MyST roles such as \{ref\}"),
+])
+def test_myst_without_a_plain_rendering_is_refused(tmp_path, text, message):
+    with pytest.raises(SourceError, match=message):
+        parse(write(tmp_path, text)).notebook("ko")

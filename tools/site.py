@@ -32,7 +32,7 @@ from urllib.parse import urlsplit
 import yaml
 
 from tools.notebooks import STUDENT_DIR as STUDENT
-from tools.source import LANGS, ROOT
+from tools.source import LANGS, ROOT, SourceError, parse
 
 BUILD = ROOT / "_build"
 STAGE = BUILD / "stage"
@@ -124,20 +124,34 @@ def page_sources(lang: str) -> dict[str, Path | str]:
         elif page.is_file():
             wanted[f"{name}.md"] = page
         elif notebook.is_file():
-            wanted[f"{name}.ipynb"] = notebook
+            wanted[f"{name}.ipynb"] = site_page(name, lang, notebook)
         else:
             raise SiteError(f"_toc.yml names {name!r}, but neither {page.relative_to(ROOT)} nor "
                             f"{notebook.relative_to(ROOT)} exists (for a chapter, run 'make execute')")
     return wanted
 
 
+def site_page(stem: str, lang: str, notebook: Path) -> str:
+    """A chapter's page as the site builds it: the executed notebook's code and outputs with the chapter
+    source's MyST prose (tools.source.Chapter.site_notebook); the notebook itself is plain Markdown."""
+    import nbformat
+
+    source = ROOT / "book" / "chapters" / f"{stem}.md"
+    if not source.is_file():
+        raise SiteError(f"{notebook.relative_to(ROOT)} has no source {source.relative_to(ROOT)}")
+    try:
+        nb = parse(source).site_notebook(lang, nbformat.read(notebook, as_version=4))
+    except SourceError as e:
+        raise SiteError(str(e)) from None
+    return json.dumps(nb, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
+
+
 def student_notebooks(lang: str) -> dict[str, Path]:
     """Chapter (a page built from a notebook) -> its student notebook, student/<lang>/<stem>.ipynb."""
     found, missing = {}, []
-    for name in page_sources(lang):
-        if name.endswith(".ipynb"):
-            stem = name.removesuffix(".ipynb")
-            found[stem] = STUDENT / lang / name
+    for stem in toc_files(pick(load_yaml(ROOT / "_toc.yml"), lang)):
+        if stem not in GENERATED and not (ROOT / "book" / lang / f"{stem}.md").is_file():
+            found[stem] = STUDENT / lang / f"{stem}.ipynb"
             if not found[stem].is_file():
                 missing.append(found[stem])
     if missing:
@@ -150,6 +164,7 @@ def student_notebooks(lang: str) -> dict[str, Path]:
 def config_for(lang: str) -> dict:
     root = load_yaml(ROOT / "_config.yml")
     langs = root.pop("languages", None) or {}
+    site_url = root.pop("site_url", None)
     if set(langs) != set(LANGS):
         raise SiteError(f"_config.yml: `languages` must have exactly the entries {', '.join(LANGS)}")
     config = copy.deepcopy(root)
@@ -165,6 +180,8 @@ def config_for(lang: str) -> dict:
     section["recursive_update"] = True
     sphinx = section.setdefault("config", {})
     sphinx["language"] = lang
+    if site_url:  # canonical links: each language's pages live under <site_url><lang>/
+        sphinx["html_baseurl"] = f"{site_url}{lang}/"
     sphinx["extensions"] = EXTENSIONS
     sphinx["templates_path"] = ["_templates"]
     sphinx["locale_dirs"] = ["_locale"]
@@ -344,6 +361,9 @@ def assemble(results: list[dict]) -> None:
         shutil.copytree(r["html"], tmp / r["lang"], ignore=shutil.ignore_patterns(*THEME_MACROS))
         for stem, src in student_notebooks(r["lang"]).items():  # the chapter pages' student downloads
             _copy_if_changed(src, tmp / r["lang"] / STUDENT_SITE_DIR / f"{stem}.ipynb")
+            # the download button offers the page's source: the notebook readers open (plain Markdown),
+            # not the MyST page the site was built from
+            _copy_if_changed(ROOT / "notebooks" / r["lang"] / f"{stem}.ipynb", tmp / r["lang"] / "_sources" / f"{stem}.ipynb")
     copy_vendor(tmp / "_vendor")
     (tmp / "index.html").write_text(landing_page(), encoding="utf-8")
     (tmp / ".nojekyll").write_text("", encoding="utf-8")

@@ -8,10 +8,21 @@ marker line:
     cell immediately followed by its ``%% en`` twin, so both notebooks have the same cells
     in the same order.
 ``%% code [flag ...]``
-    Python shared by both languages. Flags: ``raises-exception`` (the cell fails on
-    purpose), ``widget`` (the cell only wires an ipywidgets explorer; its output is not
-    compared by nbval), ``hide-input`` (the site shows only the output), ``setup`` (Colab set-up:
-    kept in the notebook, left off the site).
+    Python shared by both languages. Flags: ``widget`` (the cell only wires an ipywidgets
+    explorer; its output is not compared by nbval), ``hide-input`` (the site shows only the
+    output), ``setup`` (left empty: it becomes the set-up cell of ``book/chapters/_setup.py``, which
+    installs the Hangul font package in Colab and defines ``expect_error``; it comes right after the
+    title cell, and the site leaves it out).
+
+A cell that fails on purpose is an ordinary code cell whose failing lines sit inside
+``with expect_error(SomeError):``: the reader sees PyTorch's real traceback, Run all goes on (Colab
+ignores cell tags, so a tag could not do this), and the cell fails if the error stops happening.
+
+Prose is written in MyST (labels, ``:::{exercise}`` boxes, links to labels) for the site. The
+notebooks that readers open get plain Jupyter Markdown instead (``plain_markdown``): no labels,
+exercises as headings, solutions in ``<details>``, and links to labels pointing at the published
+site's page in the same language. The site is staged from the MyST prose plus the executed
+notebooks' outputs (``Chapter.site_notebook``).
 
 Exercises (see CONTRIBUTING.md): ``%% code solution`` is the learner's cell, holding the
 solution in the book's notebooks; the ``%% code student`` cell directly before it takes its
@@ -41,6 +52,8 @@ lines at the left margin (anywhere in the cell, the Korean line directly before 
 
 from __future__ import annotations
 
+import copy
+import functools
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -49,7 +62,6 @@ import nbformat
 
 LANGS = ("ko", "en")
 FLAGS = {  # flag in the source -> tag in the notebook
-    "raises-exception": "raises-exception",
     "widget": "nbval-ignore-output",
     "hide-input": "hide-input",
     "setup": "remove-cell",
@@ -59,12 +71,30 @@ FLAGS = {  # flag in the source -> tag in the notebook
     "exercise-helper": "exercise-helper",
 }
 EXERCISE_HELPER = Path(__file__).resolve().parent.parent / "book" / "chapters" / "_exercise_helper.py"
+SETUP = Path(__file__).resolve().parent.parent / "book" / "chapters" / "_setup.py"
+# Flags that are gone, and what to write instead.
+RETIRED_FLAGS = {
+    "raises-exception": "write the failing lines inside 'with expect_error(SomeError):' in a plain '%% code' cell "
+                        "(Colab's Run all ignores cell tags and would stop at the error)",
+}
 SOLUTION_DIRECTIVE = re.compile(r"^(:::+|```+)\{solution\}", re.MULTILINE)
 ROOT = Path(__file__).resolve().parent.parent
 CHAPTER_DIR = ROOT / "book" / "chapters"
 NOTEBOOK_DIR = ROOT / "notebooks"
 
 _MARKER = re.compile(r"^%%(.*)$")
+# MyST in the prose, and what the plain rendering makes of it
+LABEL_LINE = re.compile(r"^\(([\w-]+)\)=[ \t]*\n?", re.MULTILINE)
+DIRECTIVE = re.compile(r"^(?P<fence>:{3,}|`{3,})\{(?P<name>[\w-]+)\}(?P<arg>[^\n]*)\n(?P<body>.*?)^(?P=fence)[ \t]*$",
+                       re.MULTILINE | re.DOTALL)
+EXERCISE_DIRECTIVE = re.compile(r"^:{3,}\{exercise\}", re.MULTILINE)
+EXERCISE_LABEL = re.compile(r"^:label:[ \t]*([\w-]+)", re.MULTILINE)
+SOLUTION_BLOCK = re.compile(r"^(?P<fence>:{3,})\{solution\}[ \t]*(?P<label>[\w-]+)[ \t]*\n(?:[ \t]*:[\w-]+:[^\n]*\n)*"
+                            r"(?P<body>.*?)^(?P=fence)[ \t]*$", re.MULTILINE | re.DOTALL)
+LABEL_LINK = re.compile(r"\[(?P<text>[^\]\n]+)\]\((?P<target>[A-Za-z][\w-]*)\)")
+ROLE = re.compile(r"\{[a-z]+\}`")
+PLAIN_WORDS = {"ko": {"exercise": "문제", "solution": "풀이 설명"},
+               "en": {"exercise": "Exercise", "solution": "Explanation"}}
 _ALT = re.compile(r"^(?P<indent>\s*)#(?P<lang>ko|en)(?P<kind>[|:])(?: (?P<text>.*))?$")
 _FIGURE_ALT = re.compile(r"^#(?P<lang>ko|en) alt:(?P<text>.*)$")
 
@@ -138,26 +168,220 @@ class Chapter:
         return None
 
     def notebook(self, lang: str, student: bool = False) -> nbformat.NotebookNode:
-        """The book's notebook for one language, or (student=True) the one without solutions."""
+        """The notebook readers open, in one language: plain Jupyter Markdown, the title first, then
+        one line saying which book this is and where its site and twin are; (student=True) the one
+        without solutions, which also says how the checks work."""
         if lang not in LANGS:
             raise SourceError(f"unknown language {lang!r}: use one of {', '.join(LANGS)}")
         nb = nbformat.v4.new_notebook()
         nb.metadata = notebook_metadata(lang)
+        exercises = 0
         for position, cell in enumerate(self.cells_for(lang, student)):
             cell_id = self.cell_id(lang, position)
             if cell.kind == "code":
-                text = exercise_helper(lang) if "exercise-helper" in cell.flags else cell.text(lang)
-                new = nbformat.v4.new_code_cell(text, id=cell_id)
-                tags = [FLAGS[f] for f in cell.flags]
-                if tags:
-                    new.metadata["tags"] = tags
-                alt = cell.figure_alt(lang)
-                if alt:
-                    new.metadata["mystnb"] = {"image": {"alt": alt}}
-            else:
-                new = nbformat.v4.new_markdown_cell(cell.text(lang), id=cell_id)
-            nb.cells.append(new)
+                nb.cells.append(self._code_cell(cell, lang, cell_id))
+                continue
+            text = cell.text(lang)
+            exercises += len(EXERCISE_DIRECTIVE.findall(text))
+            where = f"{self.path.name}:{cell.line}"
+            plain = plain_markdown(text, lang, where, first_exercise=exercises - len(EXERCISE_DIRECTIVE.findall(text)) + 1)
+            if position == 0:
+                plain = _after_title(plain, self.intro(lang, student), where)
+            nb.cells.append(nbformat.v4.new_markdown_cell(plain, id=cell_id))
         return nb
+
+    def _code_cell(self, cell: Cell, lang: str, cell_id: str) -> nbformat.NotebookNode:
+        if "exercise-helper" in cell.flags:
+            text = exercise_helper(lang)
+        elif "setup" in cell.flags:
+            text = setup_code(lang)
+        else:
+            text = cell.text(lang)
+        new = nbformat.v4.new_code_cell(text, id=cell_id)
+        tags = [FLAGS[f] for f in cell.flags]
+        if tags:
+            new.metadata["tags"] = tags
+        alt = cell.figure_alt(lang)
+        if alt:
+            new.metadata["mystnb"] = {"image": {"alt": alt}}
+        return new
+
+    def intro(self, lang: str, student: bool = False) -> str:
+        """The line under a notebook's title: the book, its site page, the twin notebook, what it needs."""
+        info = book_links()
+        other = next(x for x in LANGS if x != lang)
+        number = int(self.stem[:2])
+        folder = "student" if student else "notebooks"
+        page = f"{info['site']}{lang}/{self.stem}.html"
+        twin = f"{info['colab']}{folder}/{other}/{self.stem}.ipynb"
+        title = info["titles"][lang]
+        if lang == "ko":
+            line = (f"*{title}* {number}장 · [웹에서 읽기]({page}) · [{'English student notebook' if student else 'English notebook'}]({twin})"
+                    " · GPU 없이 CPU로 충분하며, 모두 실행(Run all)에 1분이 채 걸리지 않습니다.")
+            if student:
+                line += ("\n\n**학생용 노트북**입니다. 연습 문제마다 답을 쓰는 셀과 확인 셀이 있습니다. 답을 쓴 셀을 실행한 다음 확인 셀을 실행하면"
+                         " ✅(정답) 또는 ❌(힌트)가 나옵니다. 런타임을 다시 시작한 뒤라면 확인 셀이 ⏸️와 함께 먼저 실행할 셀을 알려 줍니다.")
+        else:
+            line = (f"*{title}*, chapter {number} · [read it on the web]({page}) · [{'한국어 학생용 노트북' if student else '한국어 노트북'}]({twin})"
+                    " · runs on a CPU, no GPU needed: Run all takes under a minute.")
+            if student:
+                line += ("\n\nThis is the **student notebook**. Each exercise has a cell for your answer and a check cell: run your"
+                         " answer, then the check, and it prints ✅ (correct) or ❌ (with a hint). After a runtime restart the check"
+                         " prints ⏸️ and says which cells to run first.")
+        return line
+
+    def site_notebook(self, lang: str, executed: nbformat.NotebookNode) -> nbformat.NotebookNode:
+        """The page the site builds for this chapter: the executed notebook's code cells and outputs,
+        with the source's MyST prose (labels, exercise boxes, cross-references) in place of the plain
+        Markdown, and each exercise's solution (code, check and explanation) folded in a gated
+        solution box after what the learner starts from (the student cell: a stub, or the buggy code)."""
+        cells = self.cells_for(lang)
+        if [c.id for c in executed.cells] != [self.cell_id(lang, i) for i in range(len(cells))]:
+            raise SourceError(f"{notebook_path(self.stem, lang).relative_to(ROOT)} does not match "
+                              f"{self.path.name}: run 'make execute CHAPTER={self.stem[:2]}'")
+        students = {id(n): c for c, n in zip(self.cells, self.cells[1:], strict=False) if "student" in c.flags}
+        nb = copy.deepcopy(executed)
+        out = []
+        folding = None  # the label of the exercise whose solution is open
+        for source, cell in zip(cells, nb.cells, strict=True):
+            if source.kind != "code":
+                text = source.text(lang)
+                solution = SOLUTION_BLOCK.search(text)
+                if solution:
+                    if folding != solution["label"]:
+                        raise SourceError(f"{self.path.name}:{source.line}: the solution of {solution['label']} must follow "
+                                          "its solution and check cells")
+                    text = (text[:solution.start()] + solution["body"].strip("\n") + text[solution.end():]).strip("\n")
+                    cell.source = text
+                    out.append(cell)
+                    out.append(nbformat.v4.new_markdown_cell(":::{solution-end}\n:::", id=f"{cell.id}-end"))
+                    folding = None
+                    continue
+                cell.source = text
+            elif "solution" in source.flags:
+                label = self._exercise_label(source)
+                student = students[id(source)]
+                stub = nbformat.v4.new_code_cell(student.text(lang), id=f"{cell.id}-start")
+                stub.metadata["tags"] = ["exercise-student"]
+                out.append(stub)
+                out.append(nbformat.v4.new_markdown_cell(
+                    f":::{{solution-start}} {label}\n:class: dropdown\n:::", id=f"{cell.id}-open"))
+                folding = label
+            out.append(cell)
+        if folding:
+            raise SourceError(f"{self.path.name}: the solution of {folding} has no explanation cell ':::{{solution}} {folding}'")
+        nb.cells = out
+        return nb
+
+    def _exercise_label(self, solution: Cell) -> str:
+        """The label of the exercise a solution cell answers: the nearest ':label:' above it."""
+        label = None
+        for cell in self.cells:
+            if cell is solution:
+                break
+            m = EXERCISE_LABEL.search("\n".join(cell.lines)) if cell.kind != "code" else None
+            if m:
+                label = m[1]
+        if not label:
+            raise SourceError(f"{self.path.name}:{solution.line}: a solution cell with no exercise (':::{{exercise}}' "
+                              "with ':label:') above it")
+        return label
+
+
+def plain_markdown(text: str, lang: str, where: str, first_exercise: int = 1) -> str:
+    """MyST prose as plain Jupyter Markdown, which Colab, JupyterLab, VS Code and GitHub all render:
+    label lines dropped, exercises as numbered headings, solutions in <details>, links to labels
+    pointing at the published site's page in the same language."""
+    words = PLAIN_WORDS[lang]
+    number = [first_exercise - 1]
+
+    def directive(m: re.Match) -> str:
+        name, body = m["name"], m["body"]
+        options = dict(re.findall(r"^:([\w-]+):[ \t]*(.*)$", body, re.MULTILINE))
+        body = re.sub(r"\A(?:[ \t]*:[\w-]+:[^\n]*\n)*", "", body).strip("\n")
+        if name == "exercise":
+            number[0] += 1
+            label = options.get("label")
+            if not label:
+                raise SourceError(f"{where}: an exercise needs ':label: chNN-ex-topic' (its check prints that name)")
+            return f"### {words['exercise']} {number[0]} (`{label}`)\n\n{body}"
+        if name == "solution":
+            return f"<details>\n<summary>{words['solution']}</summary>\n\n{body}\n\n</details>"
+        raise SourceError(f"{where}: the directive '{{{name}}}' has no plain-Markdown rendering for the notebooks; "
+                          "use plain Markdown, or teach tools/source.py:plain_markdown to render it")
+
+    text = DIRECTIVE.sub(directive, text)
+    if ROLE.search(text):
+        raise SourceError(f"{where}: MyST roles such as {ROLE.search(text)[0]}...` do not render in notebooks; "
+                          "link with [text](label) instead")
+    text = LABEL_LINE.sub("", text)
+    labels = label_pages()
+
+    def link(m: re.Match) -> str:
+        target = m["target"]
+        if target not in labels:
+            if "-" in target or target.startswith("ch"):
+                raise SourceError(f"{where}: [{m['text']}]({target}) links to no known label; labels are the "
+                                  "'(name)=' lines of book/chapters/*.md and book/<lang>/*.md")
+            return m[0]
+        page, anchor = labels[target]
+        url = f"{book_links()['site']}{lang}/{page}.html" + (f"#{target}" if anchor else "")
+        return f"[{m['text']}]({url})"
+
+    text = LABEL_LINK.sub(link, text)
+    return re.sub(r"\n{3,}", "\n\n", text).strip("\n")
+
+
+def _after_title(text: str, line: str, where: str) -> str:
+    """Put `line` right under the notebook's '# title' heading."""
+    m = re.search(r"^# .*$", text, re.MULTILINE)
+    if not m:
+        raise SourceError(f"{where}: the first cell must hold the chapter's '# N. Title' heading")
+    rest = text[m.end():].lstrip("\n")
+    return f"{text[:m.end()]}\n\n{line}" + (f"\n\n{rest}" if rest else "")
+
+
+@functools.cache
+def label_pages() -> dict[str, tuple[str, bool]]:
+    """Every label of the book -> (the page it is on, whether it needs an anchor). Labels are shared
+    by both languages; a page's own first label (such as 'ch01') names the page itself."""
+    found: dict[str, tuple[str, bool]] = {}
+    sources = [(p.stem, p.read_text(encoding="utf-8")) for p in chapters()]
+    sources += [(p.stem, p.read_text(encoding="utf-8")) for p in sorted((ROOT / "book" / "en").glob("*.md"))]
+    for stem, text in sources:
+        for n, label in enumerate(dict.fromkeys(LABEL_LINE.findall(text))):
+            found.setdefault(label, (stem, n > 0))
+    found.setdefault("glossary-page", ("glossary", False))
+    return found
+
+
+@functools.cache
+def book_links() -> dict:
+    """Where the published book lives (site_url in _config.yml), where Colab opens its files, and its titles."""
+    import yaml
+
+    from tools.site import colab_base
+
+    root = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
+    site = str(root.get("site_url") or "")
+    if not re.match(r"^https://[^/]+/(.+/)?$", site):
+        raise SourceError(f"_config.yml: `site_url` must be the published site's address ending in '/' (got {site!r}); "
+                          "the notebooks link to their pages there")
+    colab = colab_base(root)
+    if not colab:
+        raise SourceError("_config.yml: the notebooks link to their twin in Colab: set launch_buttons.colab_url")
+    return {"site": site, "colab": colab, "titles": {lang: root["languages"][lang]["title"] for lang in LANGS}}
+
+
+def setup_code(lang: str) -> str:
+    """The set-up cell: installs the Hangul font package in Colab, at the version requirements.txt pins,
+    and defines expect_error for the cells that fail on purpose."""
+    pins = dict(re.findall(r"^([\w.-]+)==(\S+)", (ROOT / "requirements.txt").read_text(encoding="utf-8"), re.MULTILINE))
+    if "koreanize-matplotlib" not in pins:
+        raise SourceError("requirements.txt pins no koreanize-matplotlib; the Colab set-up cell installs that version")
+    cell = Cell("code", 1, SETUP.read_text(encoding="utf-8").splitlines())
+    _check_alternatives(SETUP, cell)
+    return cell.text(lang).replace("KOREANIZE_VERSION", pins["koreanize-matplotlib"])
 
 
 def exercise_helper(lang: str) -> str:
@@ -192,6 +416,8 @@ def parse(path: Path) -> Chapter:
             if kind != "code" and flags:
                 raise SourceError(f"{path}:{number}: prose cells take no flags ({' '.join(flags)})")
             for flag in flags:
+                if flag in RETIRED_FLAGS:
+                    raise SourceError(f"{path}:{number}: the flag {flag!r} is retired: {RETIRED_FLAGS[flag]}")
                 if flag not in FLAGS:
                     raise SourceError(f"{path}:{number}: unknown flag {flag!r}; known flags: {', '.join(FLAGS)}")
             cells.append(Cell(kind, number, flags=flags))
@@ -212,6 +438,13 @@ def _check(path: Path, cells: list[Cell]) -> None:
         if "exercise-helper" in cell.flags:
             if any(line.strip() for line in cell.lines):
                 raise SourceError(f"{where}: an exercise-helper cell stays empty; its code comes from {EXERCISE_HELPER.name}")
+            continue
+        if "setup" in cell.flags:
+            if any(line.strip() for line in cell.lines):
+                raise SourceError(f"{where}: the setup cell stays empty; its code comes from {SETUP.name}")
+            if i != 2 or cells[0].kind != "ko" or cells[1].kind != "en" or cell.flags != ("setup",):
+                raise SourceError(f"{where}: the '%% code setup' cell comes once, right after the title cells "
+                                  "(a '%% ko' / '%% en' pair holding '# N. Title'), so that a notebook opens on its title")
             continue
         if not any(line.strip() for line in cell.lines):
             raise SourceError(f"{where}: empty '%% {cell.kind}' cell; write its content or remove the marker")
@@ -240,6 +473,27 @@ def _check_exercise_flags(path: Path, cells: list[Cell], i: int) -> None:
         raise SourceError(f"{where}: a 'solution' cell needs the 'student' cell (what the learner starts from) directly before it")
     if "check" in cell.flags and not any("exercise-helper" in c.flags for c in cells[:i]):
         raise SourceError(f"{where}: a 'check' cell needs an earlier '%% code exercise-helper' cell that defines check()")
+    if "check" in cell.flags:
+        _check_check_cell(path, cell)
+
+
+def _check_check_cell(path: Path, cell: Cell) -> None:
+    """A check cell only defines functions and then calls check(): every name from earlier cells is
+    looked up inside the test, where check() can catch a NameError after a restart and say which cells
+    to run first, instead of a traceback at the top of the cell."""
+    import ast
+
+    where = f"{path}:{cell.line}"
+    try:
+        tree = ast.parse(cell.text("en"))
+    except SyntaxError as e:
+        raise SourceError(f"{where}: the check cell is not valid Python: {e.msg} (line {e.lineno})") from None
+    *defs, last = tree.body or [None]
+    is_call = (isinstance(last, ast.Expr) and isinstance(last.value, ast.Call)
+               and isinstance(last.value.func, ast.Name) and last.value.func.id == "check")
+    if not is_call or not all(isinstance(d, ast.FunctionDef) for d in defs):
+        raise SourceError(f"{where}: a check cell is 'def test(): ... return <bool>' followed by one call "
+                          "check(name, test, hint); put any set-up inside the test function")
 
 
 def _check_figure_alt(path: Path, cell: Cell) -> None:

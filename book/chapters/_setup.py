@@ -1,0 +1,29 @@
+#ko: 준비 셀: Colab에서는 그림에 한글을 쓰기 위한 글꼴 패키지를 설치하고, 일부러 오류를 내는 셀에 쓰는 도우미를 정의합니다.
+#en: Set-up: in Colab, install the font package that lets figures show Hangul, and define expect_error for the cells that fail on purpose.
+import sys
+
+from IPython import get_ipython
+
+if "google.colab" in sys.modules:
+    !pip install --quiet koreanize-matplotlib==KOREANIZE_VERSION
+
+
+class expect_error:
+    #ko| """`with expect_error(오류 종류):` 블록은 그 오류를 내야 합니다. 오류는 평소처럼 보여 주고 다음 셀로 넘어갑니다."""
+    #en| """`with expect_error(SomeError):` the block must raise that error; it is shown as usual and Run all goes on."""
+
+    def __init__(self, kind):
+        self.kind = kind
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, kind, error, traceback):
+        if kind is None:
+            #ko: 오류가 나야 할 셀이 오류 없이 끝났다면, 설명이 더는 맞지 않으므로 멈춥니다
+            #en: a cell that should fail but did not: the text around it is no longer true, so stop here
+            raise AssertionError(f"expected {self.kind.__name__}, but the cell ran without an error")
+        if not issubclass(kind, self.kind):
+            return False
+        get_ipython().showtraceback((kind, error, traceback), tb_offset=0)
+        return True
