@@ -121,6 +121,8 @@ def test_notebooks_are_self_contained_and_colab_ready(stem):
             f"{folder}/{lang}/{stem}: the second cell must be the set-up cell (see CONTRIBUTING.md)")
         assert f"pip install --quiet koreanize-matplotlib=={pinned}" in setup.source and setup.get("outputs", []) == []
         assert "class expect_error" in setup.source
+        assert setup.source.startswith("#@title ") and setup.metadata.get("cellView") == "form", (
+            "Colab folds the set-up cell under its '#@title' line")
         for cell in nb.cells:
             if cell.cell_type == "code":
                 assert "from tools" not in cell.source and "import tools" not in cell.source, (

@@ -204,6 +204,8 @@ class Chapter:
         alt = cell.figure_alt(lang)
         if alt:
             new.metadata["mystnb"] = {"image": {"alt": alt}}
+        if "setup" in cell.flags:  # Colab shows its '#@title' line and folds the code
+            new.metadata["cellView"] = "form"
         return new
 
     def intro(self, lang: str, student: bool = False) -> str:
