@@ -55,9 +55,12 @@ class Stop:
     first_line: str
     ename: str
     evalue: str
+    number: int  # the cell's place among the notebook's code cells, from 1
+    of: int
 
     def message(self, name: str) -> str:
-        return (f"{name}: Run all stops at cell {self.cell_id} ('{self.first_line}'): {self.ename}: {self.evalue}\n"
+        return (f"{name}: Run all stops at cell {self.cell_id}, code cell {self.number} of {self.of} "
+                f"('{self.first_line}'): {self.ename}: {self.evalue}\n"
                 f"In Colab the notebook stops there; no cell below it runs.")
 
 
@@ -129,13 +132,12 @@ def run_all(path: Path, python: Path = COLAB_PYTHON) -> tuple[nbformat.NotebookN
         )
         with client.setup_kernel(env=_kernel_env(python, tmp / "ipython")):
             wait_in_slices(client)  # as tools/notebooks.py: no 120 s stall on a missed pyzmq wake-up
-            for index, cell in enumerate(client.nb.cells):
-                if cell.cell_type != "code":
-                    continue
+            code = [(index, cell) for index, cell in enumerate(client.nb.cells) if cell.cell_type == "code"]
+            for number, (index, cell) in enumerate(code, 1):
                 try:
                     client.execute_cell(cell, index)
                 except CellExecutionError as e:
-                    return client.nb, Stop(cell.id, first_line(cell.source), e.ename, plain(e.evalue))
+                    return client.nb, Stop(cell.id, first_line(cell.source), e.ename, plain(e.evalue), number, len(code))
     return client.nb, None
 
 

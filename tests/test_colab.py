@@ -62,13 +62,14 @@ def test_harness_stops_at_the_first_error_and_names_the_cell(tmp_path):
     path = notebook(tmp_path, "x = 1", "\n# a deliberate error\nx.view(2, 3)", "print('never runs')",
                     tags={1: ["raises-exception"]})  # Colab ignores the tag
     ran, stop = run_all(path)
-    assert (stop.cell_id, stop.first_line, stop.ename) == ("cell-1", "# a deliberate error", "AttributeError")
+    assert (stop.cell_id, stop.first_line, stop.ename, stop.number, stop.of) == (
+        "cell-1", "# a deliberate error", "AttributeError", 2, 3)
     assert "'int' object has no attribute 'view'" in stop.evalue
     assert ran.cells[2].execution_count is None and ran.cells[2].outputs == []
     with pytest.raises(AssertionError) as failure:
         check_runs_all(path, compare_outputs=False)
     message = str(failure.value)
-    for part in ("probe.ipynb", "cell-1", "'# a deliberate error'", "AttributeError: 'int' object has no attribute",
+    for part in ("probe.ipynb", "cell-1, code cell 2 of 3", "'# a deliberate error'", "AttributeError: 'int' object has no attribute",
                  "In Colab the notebook stops there"):
         assert part in message, message
 
