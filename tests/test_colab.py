@@ -59,17 +59,20 @@ def test_harness_kernel_starts_as_in_colab(tmp_path):
 
 
 def test_harness_stops_at_the_first_error_and_names_the_cell(tmp_path):
-    path = notebook(tmp_path, "x = 1", "\n# a deliberate error\nx.view(2, 3)", "print('never runs')",
-                    tags={1: ["raises-exception"]})  # Colab ignores the tag
+    shown = "try:\n    (1).view(2)\nexcept AttributeError:\n    get_ipython().showtraceback()"
+    path = notebook(tmp_path, "x = 1", shown, "\n# a deliberate error\nx.view(2, 3)", "print('never runs')",
+                    tags={2: ["raises-exception"]})  # Colab ignores the tag
     ran, stop = run_all(path)
+    # an error shown by a cell that handles it (an error output, an ok reply) does not stop Run all
+    assert [o.output_type for o in ran.cells[1].outputs] == ["error"] and ran.cells[1].outputs[0].ename == "AttributeError"
     assert (stop.cell_id, stop.first_line, stop.ename, stop.number, stop.of) == (
-        "cell-1", "# a deliberate error", "AttributeError", 2, 3)
+        "cell-2", "# a deliberate error", "AttributeError", 3, 4)
     assert "'int' object has no attribute 'view'" in stop.evalue
-    assert ran.cells[2].execution_count is None and ran.cells[2].outputs == []
+    assert ran.cells[3].execution_count is None and ran.cells[3].outputs == []
     with pytest.raises(AssertionError) as failure:
         check_runs_all(path, compare_outputs=False)
     message = str(failure.value)
-    for part in ("probe.ipynb", "cell-1, code cell 2 of 3", "'# a deliberate error'", "AttributeError: 'int' object has no attribute",
+    for part in ("probe.ipynb", "cell-2, code cell 3 of 4", "'# a deliberate error'", "AttributeError: 'int' object has no attribute",
                  "In Colab the notebook stops there"):
         assert part in message, message
 
