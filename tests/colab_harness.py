@@ -96,7 +96,8 @@ def _kernel_env(python: Path, ipython_dir: Path) -> dict:
     env["VIRTUAL_ENV"] = str(python.parent.parent)
     env["PYTHONPATH"] = str(STUB)  # google.colab and colab_kernel_launcher; nothing of the book's .venv
     env["IPYTHONDIR"] = str(ipython_dir)  # a fresh IPython profile, as on a new Colab runtime
-    for name in ("PYTHONHOME", "MPLBACKEND", "PYTHONHASHSEED"):  # ipykernel picks the inline backend itself
+    # as in Colab: no PYTHONHASHSEED (random string hashing), and ipykernel picks the inline backend itself
+    for name in ("PYTHONHOME", "MPLBACKEND", "PYTHONHASHSEED"):
         env.pop(name, None)
     # debugpy's note that Python 3.11 freezes modules, printed by every kernel start to the test's terminal
     env["PYDEVD_DISABLE_FILE_VALIDATION"] = "1"
