@@ -9,6 +9,7 @@
 #   make bench      time and memory of the book's attention vs PyTorch's, and of every chapter notebook
 #   make audit      Lighthouse scores of the built site (landing page, chapter 1 in each language)
 #   make lint       ruff over the tools, the tests and the notebooks' code
+#   make colab-venv .venv-colab with Colab's versions (requirements-colab.txt), for the Colab-faithful test
 #   make clean      remove _build (keeps .venv and node_modules)
 
 SHELL := /bin/bash
@@ -19,15 +20,17 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 VENV_STAMP := $(VENV)/.installed
+COLAB_VENV := .venv-colab
+COLAB_STAMP := $(COLAB_VENV)/.installed
 NPM_STAMP := node_modules/.package-lock.json
 LIGHTHOUSE := node_modules/.bin/lighthouse
 PORT ?= 8000
 CHAPTER ?=
 
-.PHONY: help book test execute student serve bench audit built-site lint clean setup
+.PHONY: help book test execute student serve bench audit built-site lint clean setup colab-venv
 
 help:
-	@sed -n '1,13p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '1,14p' Makefile | sed 's/^# \{0,1\}//'
 
 setup: $(VENV_STAMP) $(NPM_STAMP)
 
@@ -37,6 +40,19 @@ $(VENV_STAMP): requirements.txt
 	$(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/pip install --quiet --disable-pip-version-check -r requirements.txt
 	$(VENV)/bin/pip check
+	@touch $@
+
+# Colab's kernel-side versions (requirements-colab.txt says which, and what differs from Colab). Python 3.11 as
+# for .venv: the CPU torch wheel is for 3.11. --clear: a refreshed pin list leaves no package of the old one behind.
+colab-venv: $(COLAB_STAMP)
+
+$(COLAB_STAMP): requirements-colab.txt
+	@command -v $(PYTHON) >/dev/null || { echo "error: $(PYTHON) not found; install Python 3.11 or run 'make PYTHON=/path/to/python3.11 ...'"; exit 1; }
+	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info[:2] != (3, 11))' || { echo "error: $(PYTHON) is not Python 3.11 (requirements-colab.txt's torch is the CPU wheel for 3.11); run 'make PYTHON=/path/to/python3.11 ...'"; exit 1; }
+	@$(PYTHON) -c 'import venv, ensurepip' 2>/dev/null || { echo "error: $(PYTHON) cannot make a venv with pip; on Debian: apt-get install python3-venv"; exit 1; }
+	$(PYTHON) -m venv --clear $(COLAB_VENV)
+	$(COLAB_VENV)/bin/pip install --quiet --disable-pip-version-check -r requirements-colab.txt
+	$(COLAB_VENV)/bin/pip check
 	@touch $@
 
 $(NPM_STAMP): package.json package-lock.json
@@ -63,7 +79,7 @@ student: $(VENV_STAMP)
 lint: $(VENV_STAMP)
 	$(VENV)/bin/ruff check tools tests notebooks student
 
-test: setup lint
+test: setup lint $(COLAB_STAMP)
 	$(PY) -m tools.site build
 	$(PY) -m pytest
 

@@ -1,0 +1,227 @@
+"""Runtime -> Run all as Colab does it, for the Colab-faithful tests (tests/test_colab.py, test_colab_student.py).
+
+Each notebook a reader opens is copied alone into an empty folder and executed top to bottom with its cell
+tags dropped and its outputs cleared (Colab reads no tags: a cell tagged raises-exception stops Run all
+there), on a kernel whose Python is .venv-colab's (Colab's versions, requirements-colab.txt says which and
+what differs). The kernel starts as Colab's does, with google.colab already imported (a stub,
+tests/colab_stub), so the notebooks' Colab set-up branch runs; .venv-colab/bin comes first on PATH, so a
+set-up cell's `!pip install` asks that venv's pip, which finds the package already there."""
+
+from __future__ import annotations
+
+import configparser
+import copy
+import difflib
+import json
+import os
+import re
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import nbformat
+import pytest
+from conftest import LANGS, ROOT
+
+from tools.notebooks import wait_in_slices
+
+COLAB_VENV = ROOT / ".venv-colab"
+COLAB_PYTHON = COLAB_VENV / "bin" / "python"
+STUB = Path(__file__).resolve().parent / "colab_stub"
+KERNEL_NAME = "colab-test"
+TIMEOUT = 120  # seconds per cell, as tools/notebooks.py and nbval (pytest.ini) allow
+
+
+def reader_notebooks(folder: str) -> list[Path]:
+    """Every notebook under notebooks/<lang>/ or student/<lang>/, found on disk (not from a list)."""
+    return sorted(p for lang in LANGS for p in (ROOT / folder / lang).glob("*.ipynb"))
+
+
+def as_opened_in_colab(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
+    """The notebook as Run all sees it: no cell tags (Colab ignores them), no outputs, no execution counts."""
+    nb = copy.deepcopy(nb)
+    for cell in nb.cells:
+        cell.metadata.pop("tags", None)
+        if cell.cell_type == "code":
+            cell.outputs, cell.execution_count = [], None
+    return nb
+
+
+@dataclass
+class Stop:
+    """The cell where Run all stopped: a cell whose execute reply was an error."""
+
+    cell_id: str
+    first_line: str
+    ename: str
+    evalue: str
+    number: int  # the cell's place among the notebook's code cells, from 1
+    of: int
+
+    def message(self, name: str) -> str:
+        return (f"{name}: Run all stops at cell {self.cell_id}, code cell {self.number} of {self.of} "
+                f"('{self.first_line}'): {self.ename}: {self.evalue}\n"
+                f"In Colab the notebook stops there; no cell below it runs.")
+
+
+def first_line(source: str) -> str:
+    return next((line.strip() for line in source.splitlines() if line.strip()), "<empty cell>")
+
+
+def _kernel_manager_class(kernel_dirs: list[str]):
+    """An AsyncKernelManager that looks for kernel specs only in kernel_dirs (not the machine's Jupyter paths)."""
+    from jupyter_client.kernelspec import KernelSpecManager
+    from jupyter_client.manager import AsyncKernelManager
+    from traitlets import default
+
+    class ColabKernelManager(AsyncKernelManager):
+        @default("kernel_spec_manager")
+        def _colab_specs(self):
+            return KernelSpecManager(kernel_dirs=kernel_dirs, ensure_native_kernel=False)
+
+    return ColabKernelManager
+
+
+def _write_kernel_spec(folder: Path, python: Path) -> None:
+    spec = {"argv": [str(python), "-m", "colab_kernel_launcher", "-f", "{connection_file}"],
+            "display_name": "Python 3 (Colab's versions)", "language": "python"}
+    (folder / KERNEL_NAME).mkdir(parents=True)
+    (folder / KERNEL_NAME / "kernel.json").write_text(json.dumps(spec), encoding="utf-8")
+
+
+def _kernel_env(python: Path, ipython_dir: Path) -> dict:
+    env = dict(os.environ)
+    bin_dir = str(python.parent)
+    env["PATH"] = os.pathsep.join([bin_dir, *[p for p in env.get("PATH", "").split(os.pathsep) if p != bin_dir]])
+    env["VIRTUAL_ENV"] = str(python.parent.parent)
+    env["PYTHONPATH"] = str(STUB)  # google.colab and colab_kernel_launcher; nothing of the book's .venv
+    env["IPYTHONDIR"] = str(ipython_dir)  # a fresh IPython profile, as on a new Colab runtime
+    # as in Colab: no PYTHONHASHSEED (random string hashing), and ipykernel picks the inline backend itself
+    for name in ("PYTHONHOME", "MPLBACKEND", "PYTHONHASHSEED"):
+        env.pop(name, None)
+    # debugpy's note that Python 3.11 freezes modules, printed by every kernel start to the test's terminal
+    env["PYDEVD_DISABLE_FILE_VALIDATION"] = "1"
+    return env
+
+
+def run_all(path: Path, python: Path = COLAB_PYTHON) -> tuple[nbformat.NotebookNode, Stop | None]:
+    """Execute the notebook at path as Colab's Run all would; return the executed notebook and where it
+    stopped (None when every cell's reply was ok). Cells below a stop are left unexecuted, as in Colab."""
+    from nbclient import NotebookClient
+    from nbclient.exceptions import CellExecutionError
+    from traitlets.config import Config
+
+    if not python.is_file():
+        pytest.fail(f"{python.relative_to(ROOT) if python.is_relative_to(ROOT) else python} is missing: "
+                    "run 'make colab-venv' (it installs requirements-colab.txt)")
+    nb = as_opened_in_colab(nbformat.read(path, as_version=4))
+    with tempfile.TemporaryDirectory(prefix="colab-test-") as tmp:
+        tmp = Path(tmp)
+        content = tmp / "content"  # the empty folder the notebook is opened in (Colab's is /content)
+        content.mkdir()
+        nbformat.write(nb, content / path.name)
+        _write_kernel_spec(tmp / "kernels", python)
+        client = NotebookClient(
+            nb,
+            # IPC sockets in a private folder, as tools/notebooks.py: no TCP ports
+            config=Config({"KernelManager": {"transport": "ipc", "ip": str(tmp / "kernel")}}),
+            kernel_manager_class=_kernel_manager_class([str(tmp / "kernels")]),
+            kernel_name=KERNEL_NAME,
+            timeout=TIMEOUT,
+            record_timing=False,
+            resources={"metadata": {"path": str(content)}},
+        )
+        with client.setup_kernel(env=_kernel_env(python, tmp / "ipython")):
+            wait_in_slices(client)  # as tools/notebooks.py: no 120 s stall on a missed pyzmq wake-up
+            code = [(index, cell) for index, cell in enumerate(client.nb.cells) if cell.cell_type == "code"]
+            for number, (index, cell) in enumerate(code, 1):
+                try:
+                    client.execute_cell(cell, index)
+                except CellExecutionError as e:
+                    return client.nb, Stop(cell.id, first_line(cell.source), e.ename, plain(e.evalue), number, len(code))
+    return client.nb, None
+
+
+# --- comparing outputs with the stored ones ---------------------------------------------------------------
+
+def _sanitizers() -> list[tuple[re.Pattern, str]]:
+    """nbval's sanitizers (tests/sanitize.cfg): what legitimately differs run to run, e.g. memory addresses."""
+    config = configparser.ConfigParser()
+    config.read(ROOT / "tests" / "sanitize.cfg", encoding="utf-8")
+    return [(re.compile(config[s]["regex"]), config[s]["replace"]) for s in config.sections()]
+
+
+SANITIZERS = _sanitizers()
+
+
+def plain(text: str) -> str:
+    """Text without terminal colours (IPython colours error values)."""
+    return re.sub(r"\x1b\[[0-9;]*m", "", text)
+
+
+def _sanitize(text: str) -> str:
+    for pattern, replacement in SANITIZERS:
+        text = pattern.sub(replacement, text)
+    return text
+
+
+def text_outputs(cell) -> list[str]:
+    """A code cell's outputs as a reader reads them: stream text (consecutive pieces of one stream joined,
+    as the executor stores them), text/plain of results and displays, and errors as 'Name: message'.
+
+    Everything text is compared, with no exception for Colab's versions. Checked on 2026-11-23 with every
+    cell of the 14 full notebooks run (errors allowed, so that the cells below today's deliberate errors
+    ran too): IPython 7.34, ipykernel 6.17, ipywidgets 7.7, numpy 2.1 and matplotlib 3.10 gave the same
+    text as the book's IPython 9, ipywidgets 8, numpy 2.4 and matplotlib 3.11 in every cell, widget reprs
+    ('interactive(children=(...' cut at the same place) and figure reprs ('<Figure size 640x480 with 1 Axes>')
+    included. Images are not compared, as nbval does not compare them; memory addresses are sanitised as
+    nbval's tests/sanitize.cfg does. Tracebacks are compared by exception type and message only: the
+    frames IPython prints differ between IPython 7 and 9 and from run to run."""
+    items: list[str] = []
+    last_stream = None
+    for out in cell.get("outputs", []):
+        if out.output_type == "stream":
+            if last_stream == out.name:
+                items[-1] += out.text
+            else:
+                items.append(f"[{out.name}]\n" + out.text)
+            last_stream = out.name
+            continue
+        last_stream = None
+        if out.output_type == "error":
+            items.append(f"[error]\n{out.ename}: {plain(out.evalue)}")
+        elif "text/plain" in out.get("data", {}):
+            items.append(f"[{out.output_type}]\n" + out.data["text/plain"])
+    return [_sanitize(item) for item in items]
+
+
+def output_differences(stored: nbformat.NotebookNode, ran: nbformat.NotebookNode, limit: int = 12) -> list[str]:
+    """A short diff for each executed code cell whose text outputs differ from the stored notebook's.
+
+    Cells are matched by id. Cells that Run all never reached have no outputs and are not compared (the
+    stop is reported on its own). The stored notebooks were executed without google.colab, so their
+    set-up cell ran its non-Colab branch; it is compared all the same: in Colab its `!pip install --quiet`
+    of a package already there prints nothing, as the stored cell shows nothing."""
+    stored_cells = {c.id: c for c in stored.cells if c.cell_type == "code"}
+    found = []
+    for cell in ran.cells:
+        if cell.cell_type != "code" or cell.execution_count is None:
+            continue
+        want, got = text_outputs(stored_cells[cell.id]), text_outputs(cell)
+        if want != got:
+            diff = list(difflib.unified_diff("\n".join(want).splitlines(), "\n".join(got).splitlines(),
+                                             "stored", "in Colab", lineterm="", n=1))
+            shown = diff[2:2 + limit] + ([f"... ({len(diff) - 2 - limit} more diff lines)"] if len(diff) - 2 > limit else [])
+            found.append(f"cell {cell.id} ('{first_line(cell.source)}') shows other output than the stored one:\n  "
+                         + "\n  ".join(shown))
+    return found
+
+
+def check_runs_all(path: Path, compare_outputs: bool) -> None:
+    """The test of one notebook: Run all completes; for the full notebooks, every output is the stored one."""
+    name = str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else path.name
+    ran, stop = run_all(path)
+    problems = [stop.message(name)] if stop else []
+    if compare_outputs:
+        problems += [f"{name}: {d}" for d in output_differences(nbformat.read(path, as_version=4), ran)]
+    assert not problems, "\n".join(problems)
