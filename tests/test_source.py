@@ -234,7 +234,7 @@ def test_notebooks_get_plain_markdown_and_the_site_keeps_myst(tmp_path):
 
     chapter = parse(write(tmp_path, EXERCISE))
     site = book_links()["site"]
-    for lang, exercise, explanation in (("ko", "### 문제 1 (`ch99-ex-one`)", "<summary>풀이 설명</summary>"),
+    for lang, exercise, explanation in (("ko", "### 연습 문제 1 (`ch99-ex-one`)", "<summary>풀이 설명</summary>"),
                                         ("en", "### Exercise 1 (`ch99-ex-one`)", "<summary>Explanation</summary>")):
         nb = chapter.notebook(lang)
         text = "\n".join(c.source for c in nb.cells if c.cell_type == "markdown")

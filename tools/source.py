@@ -93,7 +93,7 @@ SOLUTION_BLOCK = re.compile(r"^(?P<fence>:{3,})\{solution\}[ \t]*(?P<label>[\w-]
                             r"(?P<body>.*?)^(?P=fence)[ \t]*$", re.MULTILINE | re.DOTALL)
 LABEL_LINK = re.compile(r"\[(?P<text>[^\]\n]+)\]\((?P<target>[A-Za-z][\w-]*)\)")
 ROLE = re.compile(r"\{[a-z]+\}`")
-PLAIN_WORDS = {"ko": {"exercise": "문제", "solution": "풀이 설명"},
+PLAIN_WORDS = {"ko": {"exercise": "연습 문제", "solution": "풀이 설명"},
                "en": {"exercise": "Exercise", "solution": "Explanation"}}
 _ALT = re.compile(r"^(?P<indent>\s*)#(?P<lang>ko|en)(?P<kind>[|:])(?: (?P<text>.*))?$")
 _FIGURE_ALT = re.compile(r"^#(?P<lang>ko|en) alt:(?P<text>.*)$")

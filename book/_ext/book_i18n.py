@@ -13,17 +13,27 @@ It runs at ``config-inited`` with high priority, i.e. before sphinx-exercise
 computes ``numfig_format`` from its catalog.
 
 It also adds Korean strings to sphinx-copybutton's built-in JS table, which has
-no gettext catalog (``copybutton_messages`` config value, keyed by <html lang>).
+no gettext catalog (``copybutton_messages`` config value, keyed by <html lang>),
+and translates the label "Toggle hidden content" that two extensions write in English whatever
+the language, and a screen reader reads out: the ``aria-label`` of the button sphinx-togglebutton's
+JS adds to every dropdown (the exercises' solutions, the self-check questions) and of the
+``<summary>`` myst-nb 1.x wraps around a hidden cell input (``hide-input`` cells). The
+translation is the msgid "Toggle hidden content" of the ``sphinx`` domain
+(locale/<lang>/LC_MESSAGES/sphinx.po).
 """
 from __future__ import annotations
 
 import gettext
+import html
 import json
 from pathlib import Path
 
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
-from sphinx.locale import NullTranslations, translators
+from myst_nb.sphinx_ import HideCodeCellNode, depart_HideCellInput, visit_HideCellInput
+from sphinx.locale import NullTranslations, _, translators
+
+HIDDEN_LABEL = 'aria-label="Toggle hidden content"'
 
 COPYBUTTON_KO = {
     "copy": "복사",
@@ -74,8 +84,32 @@ def _copybutton_messages(app) -> None:
         app.add_js_file("", body=body)
 
 
+def _togglebutton_label(app) -> None:
+    label = str(_("Toggle hidden content"))
+    if label != "Toggle hidden content":
+        # togglebutton.js adds its buttons on DOMContentLoaded (or at once, if the page is loaded);
+        # this listener is added after it, so it runs after the buttons exist.
+        body = (
+            "(() => { const relabel = () => document.querySelectorAll('button.toggle-button')"
+            f".forEach((b) => b.setAttribute('aria-label', {json.dumps(label, ensure_ascii=False)}));"
+            " if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', relabel);"
+            " else relabel(); })();"
+        )
+        app.add_js_file("", body=body)
+
+
+def _visit_hidden_input(self, node) -> None:
+    start = len(self.body)
+    visit_HideCellInput(self, node)
+    label = f'aria-label="{html.escape(str(_("Toggle hidden content")))}"'
+    self.body[start:] = [part.replace(HIDDEN_LABEL, label) for part in self.body[start:]]
+
+
 def setup(app):
+    # after myst_nb (see tools/site.py EXTENSIONS): our visitor replaces its
+    app.add_node(HideCodeCellNode, override=True, html=(_visit_hidden_input, depart_HideCellInput))
     app.add_config_value("copybutton_messages", {}, "html")
     app.connect("config-inited", _install_catalogs, priority=100)
     app.connect("builder-inited", _copybutton_messages)
+    app.connect("builder-inited", _togglebutton_label)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
