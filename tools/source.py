@@ -17,7 +17,9 @@ Exercises (see CONTRIBUTING.md): ``%% code solution`` is the learner's cell, hol
 solution in the book's notebooks; the ``%% code student`` cell directly before it takes its
 place in the student notebooks. ``%% code check`` tells the learner whether the answer is right
 (its output is in the notebook's language). ``%% code exercise-helper`` is left empty: it
-becomes the shared ``check`` function of ``book/chapters/_exercise_helper.py``. Prose cells that
+becomes the shared ``check`` function of ``book/chapters/_exercise_helper.py``. Likewise ``%% code explorer-helper``
+(left empty, left off the site) becomes the ``explorer`` function of ``book/chapters/_explorer_helper.py``,
+which later cells call to wire an explorer. Prose cells that
 hold a ``{solution}`` directive are left out of the student notebooks.
 
 Inside a code cell, a line may belong to one language only:
@@ -57,8 +59,12 @@ FLAGS = {  # flag in the source -> tag in the notebook
     "student": "exercise-student",
     "check": "exercise-check",
     "exercise-helper": "exercise-helper",
+    "explorer-helper": "remove-cell",
 }
 EXERCISE_HELPER = Path(__file__).resolve().parent.parent / "book" / "chapters" / "_exercise_helper.py"
+# ``%% code explorer-helper`` is left empty like the exercise helper: it becomes the shared ``explorer``
+# function, which wires an explorer's widgets and stores the output of every setting for the web page.
+EXPLORER_HELPER = EXERCISE_HELPER.with_name("_explorer_helper.py")
 SOLUTION_DIRECTIVE = re.compile(r"^(:::+|```+)\{solution\}", re.MULTILINE)
 ROOT = Path(__file__).resolve().parent.parent
 CHAPTER_DIR = ROOT / "book" / "chapters"
@@ -147,6 +153,8 @@ class Chapter:
             cell_id = self.cell_id(lang, position)
             if cell.kind == "code":
                 text = exercise_helper(lang) if "exercise-helper" in cell.flags else cell.text(lang)
+                if "explorer-helper" in cell.flags:
+                    text = exercise_helper(lang, EXPLORER_HELPER)
                 new = nbformat.v4.new_code_cell(text, id=cell_id)
                 tags = [FLAGS[f] for f in cell.flags]
                 if tags:
@@ -160,10 +168,11 @@ class Chapter:
         return nb
 
 
-def exercise_helper(lang: str) -> str:
-    """The shared `check` function, in one language (its source uses the same #ko/#en lines)."""
-    cell = Cell("code", 1, EXERCISE_HELPER.read_text(encoding="utf-8").splitlines())
-    _check_alternatives(EXERCISE_HELPER, cell)
+def exercise_helper(lang: str, path: Path = EXERCISE_HELPER) -> str:
+    """The shared `check` function (or, given its path, the `explorer` function), in one language
+    (its source uses the same #ko/#en lines)."""
+    cell = Cell("code", 1, path.read_text(encoding="utf-8").splitlines())
+    _check_alternatives(path, cell)
     return cell.text(lang)
 
 
@@ -212,6 +221,11 @@ def _check(path: Path, cells: list[Cell]) -> None:
         if "exercise-helper" in cell.flags:
             if any(line.strip() for line in cell.lines):
                 raise SourceError(f"{where}: an exercise-helper cell stays empty; its code comes from {EXERCISE_HELPER.name}")
+            continue
+        if "explorer-helper" in cell.flags:
+            if any(line.strip() for line in cell.lines) or len(cell.flags) > 1:
+                raise SourceError(f"{where}: an explorer-helper cell stays empty and takes no other flag; "
+                                  f"its code comes from {EXPLORER_HELPER.name}")
             continue
         if not any(line.strip() for line in cell.lines):
             raise SourceError(f"{where}: empty '%% {cell.kind}' cell; write its content or remove the marker")
