@@ -213,6 +213,26 @@ RESPONSE_TIME = r"""async (box) => {
 }"""
 
 
+# In dark mode: the background of the output block that holds the explorer, and the colour of its first
+# control's name next to the article's text colour (the theme's dark mode paints HTML outputs light grey).
+DARK_MODE = r"""async (box) => {
+  const html = document.documentElement, before = html.dataset.theme;
+  const still = document.createElement('style');
+  still.textContent = '*, *::before, *::after { transition: none !important; }';
+  document.head.appendChild(still);
+  html.dataset.theme = 'dark';
+  await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
+  const name = box.querySelector('.explorer-control > label[for], .explorer-control > legend');
+  const found = {background: getComputedStyle(box.parentElement).backgroundColor, name: getComputedStyle(name).color,
+                 text: getComputedStyle(document.querySelector('article.bd-article') || document.body).color};
+  html.dataset.theme = before;
+  getComputedStyle(name).color;  // settle the restored theme before transitions come back
+  await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
+  still.remove();
+  return found;
+}"""
+
+
 def _press(page, locator, key: str) -> None:
     locator.focus()
     page.keyboard.press(key)
@@ -276,7 +296,8 @@ def operate_explorers(page) -> list[dict]:
                     pass  # what it shows instead is compared by the test
                 actions.append({"control": i, "how": how, "key": key, "shows": page.evaluate(EXPLORER_SHOWS, handle)})
         ms = [page.evaluate(RESPONSE_TIME, handle) for _ in range(5)]
-        found.append({"first": shown[0], "actions": actions, "response_ms": sorted(ms)[len(ms) // 2]})
+        found.append({"first": shown[0], "actions": actions, "response_ms": sorted(ms)[len(ms) // 2],
+                      "dark": page.evaluate(DARK_MODE, handle)})
     return found
 
 

@@ -1,8 +1,9 @@
 """The built site (_build/html) in a real browser: every page of both languages and the landing page,
 served on 127.0.0.1 and loaded in Debian's chromium (Playwright from pip drives it; no browser is ever
 downloaded). Each page must load without a console error or a failed request, reach nothing beyond
-127.0.0.1, be in its language and link to its twin, show its math, widgets and figures, describe every
+127.0.0.1, be in its language and link to its twin, show its math, explorers and figures, describe every
 figure in alt text, pass axe-core without a serious or critical violation, fit a 390 px phone screen,
+answer every control of every explorer, mouse and keyboard, with the notebook's own output,
 and (chapters) open its own notebook in Colab and offer its student notebook, to download from the site
 or to open in Colab (other pages offer none). The internal links and anchors of the whole site are
 checked without the browser.
@@ -208,6 +209,8 @@ def test_explorers_respond_to_every_control_with_the_notebooks_output(visitor, r
                 changed.add(a["control"])
             before = state
         assert changed == set(range(len(explorer["controls"]))), f"{where}: controls that never changed the output"
+        dark = seen["dark"]  # the theme's dark mode: no light block behind the explorer, names in the text colour
+        assert dark["background"] == "rgba(0, 0, 0, 0)" and dark["name"] == dark["text"], f"{where}: in dark mode {dark}"
 
 
 GENERIC_ALT = {"image", "img", "figure", "fig", "picture", "graph", "chart", "plot", "output",

@@ -325,8 +325,7 @@ def explorer_html(explorer: dict, lang: str, alt: str, states: str, cell_id: str
 
 # What the site serves from _vendor/: site path -> file or folder in node_modules (pinned by
 # package-lock.json, installed by `npm ci`). A folder is copied with the files whose names end in
-# one of the given suffixes (MathJax loads its fonts relative
-# to the script).
+# one of the given suffixes (MathJax loads its fonts relative to the script).
 VENDOR_FILES = {
     "mathjax/tex-chtml.js": "mathjax/es5/tex-chtml.js",
     "mathjax/LICENSE": "mathjax/LICENSE",
