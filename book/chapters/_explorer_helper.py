@@ -53,7 +53,7 @@ def explorer(draw, **controls):
     fallback = "".join(f'<img src="data:image/svg+xml;charset=utf-8,{_quote(svg)}">' for svg in states[default]["figures"])
     fallback += f"<pre>{_escape(states[default]['text'])}</pre>" if states[default]["text"] else ""
     display({
-        "text/plain": f"explorer({draw.__name__}): {len(states)} settings computed",
+        "text/plain": f"explorer({draw.__name__}): {len(states)} of {len(list(itertools.product(*(c['values'] for c in spec))))} settings computed",
         "text/html": fallback,
         EXPLORER_MIME: {"function": draw.__name__, "controls": spec, "default": default, "states": dict(states)},
         "application/vnd.jupyter.widget-view+json": {"version_major": 2, "version_minor": 0, "model_id": live.model_id},
