@@ -56,7 +56,7 @@ $(COLAB_STAMP): requirements-colab.txt
 	@touch $@
 
 $(NPM_STAMP): package.json package-lock.json
-	@command -v npm >/dev/null || { echo "error: npm not found; install Node.js 20 (it serves MathJax and the widget manager to the site)"; exit 1; }
+	@command -v npm >/dev/null || { echo "error: npm not found; install Node.js 20 (it serves MathJax to the site)"; exit 1; }
 	npm ci --no-audit --no-fund --ignore-scripts --omit=dev
 	@touch $@
 

@@ -62,26 +62,26 @@ class Visit:
     phone: dict = field(default_factory=dict)  # layout facts at 390 px
     screenshots: list[str] = field(default_factory=list)
     timings: dict[str, float] = field(default_factory=dict)  # seconds per step, to see where time goes
-    manager_at_load: bool = False  # whether the widget manager was fetched before any scrolling
+    states_at_load: list[str] = field(default_factory=list)  # explorer states fetched before any scrolling
+    explorers: list[dict] = field(default_factory=list)  # what each explorer showed as its controls were used
 
     def serious_axe(self, allowed: dict[str, str]) -> list[dict]:
         return [v for v in self.axe if v["impact"] in ("serious", "critical") and v["id"] not in allowed]
 
 
-# Rendering is done when MathJax has started, every saved widget view is drawn and every image has
+# Rendering is done when MathJax has started, every explorer has loaded its states and every image has
 # loaded or failed. Each check is named so that a page that never gets there says which one.
 READY = {
     # MathJax is a deferred script: once it has started, FACTS waits for its first typesetting
     "MathJax": "() => !document.querySelector('.math') || !!(window.MathJax && MathJax.startup && MathJax.startup.promise)",
-    "widgets": """() => [...document.querySelectorAll('script[type="application/vnd.jupyter.widget-view+json"]')]
-                     .every(s => s.parentElement.querySelector('.widget-subarea .jupyter-widgets'))""",
+    "explorers": """() => [...document.querySelectorAll('.book-explorer')].every(e => e.hasAttribute('data-ready'))""",
     "images": "() => [...document.images].every(i => i.complete)",
 }
 
-MANAGER_FETCHED = """() => performance.getEntriesByType('resource').some(e => e.name.endsWith('/widgets/embed-amd.js'))"""
-SCROLL_TO_WIDGETS = """async () => {
-  for (const view of document.querySelectorAll('script[type="application/vnd.jupyter.widget-view+json"]')) {
-    view.parentElement.scrollIntoView();
+STATES_FETCHED = """() => performance.getEntriesByType('resource').map(e => e.name).filter(n => n.includes('/_static/explorers/'))"""
+SCROLL_TO_EXPLORERS = """async () => {
+  for (const box of document.querySelectorAll('.book-explorer')) {
+    box.scrollIntoView();
     await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
   }
   window.scrollTo(0, 0);
@@ -100,9 +100,9 @@ FACTS = r"""async () => {
     mathSource: document.querySelectorAll('.math').length,
     mathRendered: document.querySelectorAll('mjx-container').length,
     mathErrors: [...document.querySelectorAll('mjx-merror')].map(e => e.textContent).slice(0, 5),
-    widgetViews: document.querySelectorAll('script[type="application/vnd.jupyter.widget-view+json"]').length,
-    widgetsRendered: [...document.querySelectorAll('script[type="application/vnd.jupyter.widget-view+json"]')]
-      .filter(s => s.parentElement.querySelector('.widget-subarea .jupyter-widgets')).length,
+    explorers: document.querySelectorAll('.book-explorer').length,
+    explorersReady: document.querySelectorAll('.book-explorer[data-ready]').length,
+    widgetViews: document.querySelectorAll('script[type^="application/vnd.jupyter.widget"]').length,
     images: [...document.images].map(i => ({
       src: i.currentSrc || i.src, attrSrc: (i.getAttribute('src') || '').slice(0, 120),
       alt: i.getAttribute('alt'), loaded: i.complete && i.naturalWidth > 0,
@@ -133,7 +133,7 @@ SETTLED = """async () => {
   await Promise.all(document.getAnimations().map(a => a.finished.catch(() => null)));
 }"""
 
-# At phone width: how wide the page is, and whether each wide code block, table, formula and widget
+# At phone width: how wide the page is, and whether each wide code block, table, formula and explorer figure
 # sits in a box of its own that scrolls sideways and ends inside the screen.
 PHONE_FACTS = """() => {
   const width = window.innerWidth;
@@ -141,7 +141,7 @@ PHONE_FACTS = """() => {
   const article = document.querySelector('article.bd-article') || document.body;
   const wide = [];
   let scrolling = 0;
-  for (const e of article.querySelectorAll('pre, table, mjx-container[display="true"], .widget-subarea')) {
+  for (const e of article.querySelectorAll('pre, table, mjx-container[display="true"], .explorer-figures')) {
     let box = e;
     while (box && box !== article && !scrolls(box)) box = box.parentElement;
     const inBox = box && box !== article;
@@ -162,7 +162,7 @@ SCROLL_TO = """(selector) => {
   window.scrollTo(0, pick.getBoundingClientRect().top + window.scrollY - 80);
   return true;
 }"""
-SHOTS = {"top": None, "code": "article pre", "table": "article table", "widget": "article .widget-subarea"}
+SHOTS = {"top": None, "code": "article pre", "table": "article table", "explorer": "article .book-explorer"}
 
 # At phone width, with a chapter's student-notebook menu opened by a click: where its button and its
 # menu are, and whether the menu shows.
@@ -174,6 +174,131 @@ STUDENT_MENU_FACTS = """(selector) => {
   return {width: window.innerWidth, expanded: menu.querySelector('.dropdown-toggle').getAttribute('aria-expanded'),
           toggle: box(menu.querySelector('.dropdown-toggle')), menu: box(menu.querySelector('.dropdown-menu'))};
 }"""
+
+
+# What an explorer shows now: the key of the shown setting (set by book/assets/explorer.js), its figures
+# (the SVG text of each image) and printed text, and each control's accessible name and spoken value.
+EXPLORER_SHOWS = r"""(box) => ({
+  key: box.dataset.shown || null,
+  figures: [...box.querySelectorAll('.explorer-figures img')].map(i => decodeURIComponent(i.getAttribute('src').split(',').slice(1).join(','))),
+  alts: [...box.querySelectorAll('.explorer-figures img')].map(i => i.getAttribute('alt')),
+  loaded: [...box.querySelectorAll('.explorer-figures img')].every(i => i.complete && i.naturalWidth > 0),
+  text: box.querySelector('.explorer-text').textContent,
+  group: box.querySelector('.explorer-controls').getAttribute('aria-label'),
+  controls: [...box.querySelectorAll('.explorer-control')].map(c => {
+    const input = c.querySelector('select, input');
+    const legend = c.querySelector('legend');
+    const name = legend ? legend.textContent : [...input.labels].map(l => l.textContent).join(' ');
+    const checked = c.querySelector('input:checked');
+    const index = input.type === 'radio' ? +checked.value : input.type === 'checkbox' ? (input.checked ? 1 : 0) : +input.value;
+    return {name, kind: input.type === 'radio' ? 'buttons' : input.tagName === 'SELECT' ? 'select' : input.type,
+            index, count: input.type === 'radio' ? c.querySelectorAll('input').length : input.tagName === 'SELECT' ? input.options.length
+              : input.type === 'checkbox' ? 2 : +input.max + 1,
+            valuetext: input.getAttribute('aria-valuetext'), readout: (c.querySelector('output') || {}).textContent || null,
+            disabled: input.disabled};
+  }),
+})"""
+
+# The time from a control's change to the new figure decoded and ready to paint, in the page (ms).
+RESPONSE_TIME = r"""async (box) => {
+  const control = box.querySelector('.explorer-control');
+  const input = control.querySelector('select, input');
+  const img = box.querySelector('.explorer-figures img');
+  const start = performance.now();
+  if (input.type === 'radio') { const next = control.querySelector('input:not(:checked)'); next.checked = true; next.dispatchEvent(new Event('change')); }
+  else if (input.type === 'checkbox') { input.checked = !input.checked; input.dispatchEvent(new Event('change')); }
+  else { input.value = String(+input.value === 0 ? 1 : 0); input.dispatchEvent(new Event(input.type === 'range' ? 'input' : 'change')); }
+  if (img) await img.decode();
+  return performance.now() - start;
+}"""
+
+
+# In dark mode: the background of the output block that holds the explorer, and the colour of its first
+# control's name next to the article's text colour (the theme's dark mode paints HTML outputs light grey).
+DARK_MODE = r"""async (box) => {
+  const html = document.documentElement, before = html.dataset.theme;
+  const still = document.createElement('style');
+  still.textContent = '*, *::before, *::after { transition: none !important; }';
+  document.head.appendChild(still);
+  html.dataset.theme = 'dark';
+  await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
+  const name = box.querySelector('.explorer-control > label[for], .explorer-control > legend');
+  const found = {background: getComputedStyle(box.parentElement).backgroundColor, name: getComputedStyle(name).color,
+                 text: getComputedStyle(document.querySelector('article.bd-article') || document.body).color};
+  html.dataset.theme = before;
+  getComputedStyle(name).color;  // settle the restored theme before transitions come back
+  await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
+  still.remove();
+  return found;
+}"""
+
+
+def _press(page, locator, key: str) -> None:
+    locator.focus()
+    page.keyboard.press(key)
+
+
+def operate_explorers(page) -> list[dict]:
+    """Use every control of every explorer as a reader would, with the mouse and with the keyboard, and
+    note after each action which setting the test chose (index per control) and what the explorer showed.
+
+    Mouse: a select is picked from (Playwright's select_option, as a click in its list would), a slider is
+    clicked at its right end, a button of a group is clicked, a checkbox is clicked. Keyboard: the control
+    is focused and ArrowDown (select), Home (slider), ArrowRight (buttons: the next one, wrapping) or
+    Space (checkbox) is pressed."""
+    found = []
+    boxes = page.locator(".book-explorer")
+    for b in range(boxes.count()):
+        box = boxes.nth(b)
+        box.scroll_into_view_if_needed()
+        handle = box.element_handle()
+        shown = [page.evaluate(EXPLORER_SHOWS, handle)]
+        actions = []
+        chosen = [c["index"] for c in shown[0]["controls"]]
+        for i, c in enumerate(shown[0]["controls"]):
+            control = box.locator(".explorer-control").nth(i)
+            n = c["count"]
+            for how in ("mouse", "keyboard"):
+                if c["kind"] == "select":
+                    target = (chosen[i] + 1) % n if how == "mouse" else min(chosen[i] + 1, n - 1)
+                    if how == "mouse":
+                        control.locator("select").select_option(index=target)
+                    else:
+                        _press(page, control.locator("select"), "ArrowDown")
+                elif c["kind"] == "range":
+                    slider = control.locator("input")
+                    if how == "mouse":
+                        r = slider.bounding_box()
+                        page.mouse.click(r["x"] + r["width"] - 2, r["y"] + r["height"] / 2)
+                        target = n - 1
+                    else:
+                        _press(page, slider, "Home")
+                        target = 0
+                elif c["kind"] == "buttons":
+                    target = (chosen[i] + 1) % n
+                    if how == "mouse":
+                        control.locator("label").nth(target).click()
+                    else:
+                        _press(page, control.locator("input:checked"), "ArrowRight")
+                else:  # checkbox
+                    target = 1 - chosen[i]
+                    if how == "mouse":
+                        control.locator("input").click()
+                    else:
+                        _press(page, control.locator("input"), "Space")
+                chosen[i] = target
+                key = ",".join(map(str, chosen))
+                try:
+                    page.wait_for_function("([box, key]) => box.dataset.shown === key && "
+                                           "[...box.querySelectorAll('img')].every(i => i.complete)",
+                                           arg=[handle, key], timeout=5_000, polling=50)
+                except Exception:
+                    pass  # what it shows instead is compared by the test
+                actions.append({"control": i, "how": how, "key": key, "shows": page.evaluate(EXPLORER_SHOWS, handle)})
+        ms = [page.evaluate(RESPONSE_TIME, handle) for _ in range(5)]
+        found.append({"first": shown[0], "actions": actions, "response_ms": sorted(ms)[len(ms) // 2],
+                      "dark": page.evaluate(DARK_MODE, handle)})
+    return found
 
 
 class Visitor:
@@ -253,16 +378,19 @@ class Visitor:
             mark = time.perf_counter()
             page.goto(v.url, wait_until="load", timeout=30_000)
             v.timings["load"], mark = time.perf_counter() - mark, time.perf_counter()
-            # the widget manager loads only when a widget nears the screen: note whether the page fetched
-            # it before any scrolling, then bring each widget into view as a reader would, and back
-            v.manager_at_load = page.evaluate(MANAGER_FETCHED)
-            page.evaluate(SCROLL_TO_WIDGETS)
+            # an explorer fetches its states only when it nears the screen: note what the page fetched
+            # before any scrolling, then bring each explorer into view as a reader would, and back
+            v.states_at_load = page.evaluate(STATES_FETCHED)
+            page.evaluate(SCROLL_TO_EXPLORERS)
             for what, check in READY.items():
                 try:
                     page.wait_for_function(check, timeout=15_000, polling=100)
                 except Exception:
                     v.not_ready.append(what)
             v.dom = page.evaluate(FACTS)
+            if "explorers" not in v.not_ready:
+                v.explorers = operate_explorers(page)
+                v.timings["explorers"] = time.perf_counter() - mark
             v.resources = v.dom.pop("resources")
             v.bytes, v.raw_bytes = sum(r[1] for r in v.resources), sum(r[2] for r in v.resources)
             v.requests = len(v.resources)

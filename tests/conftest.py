@@ -71,7 +71,7 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
                     else:
                         checked += 1
     terminalreporter.write_sep("-", "book")
-    terminalreporter.write_line(f"nbval: {checked} code cells with outputs checked, {ignored} ignored (widget wiring only)")
+    terminalreporter.write_line(f"nbval: {checked} code cells with outputs checked, {ignored} ignored (see tests/nbval-ignored.txt)")
     if EXECUTION_REPORT.is_file() and EXECUTION_REPORT.stat().st_mtime >= _SESSION_START[0]:
         terminalreporter.write_line(EXECUTION_REPORT.read_text(encoding="utf-8").rstrip())
     # written by tests/test_browser.py: pages checked, errors, requests, axe, page weight, links

@@ -1,8 +1,9 @@
 """The built site (_build/html) in a real browser: every page of both languages and the landing page,
 served on 127.0.0.1 and loaded in Debian's chromium (Playwright from pip drives it; no browser is ever
 downloaded). Each page must load without a console error or a failed request, reach nothing beyond
-127.0.0.1, be in its language and link to its twin, show its math, widgets and figures, describe every
+127.0.0.1, be in its language and link to its twin, show its math, explorers and figures, describe every
 figure in alt text, pass axe-core without a serious or critical violation, fit a 390 px phone screen,
+answer every control of every explorer, mouse and keyboard, with the notebook's own output,
 and (chapters) open its own notebook in Colab and offer its student notebook, to download from the site
 or to open in Colab (other pages offer none). The internal links and anchors of the whole site are
 checked without the browser.
@@ -14,6 +15,7 @@ counts and each chapter page's weight (from _build/browser-report.txt).
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import time
@@ -29,6 +31,8 @@ import yaml
 from browser_site import CHROMIUM, CHROMIUM_ARGS, INSTALL, SiteServer, Visitor, browser_missing
 from conftest import LANGS, ROOT
 
+EXPLORER_MIME = "application/vnd.book.explorer+json"
+
 SITE = ROOT / "_build" / "html"
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 SCREENSHOTS = ROOT / "_build" / "screenshots"
@@ -40,11 +44,7 @@ CONSOLE_ERRORS_ALLOWED: dict[str, str] = {}
 # axe rule id -> why a serious/critical violation of it cannot be fixed here (upstream defect).
 AXE_ALLOWED: dict[str, str] = {}
 # Console warnings are reported, not failed; these are known and explained.
-KNOWN_WARNINGS = {
-    "strict mode: use allowUnionTypes": "@jupyter-widgets/html-manager 1.0.15 validates the saved widget "
-                                        "state with ajv in strict mode, and ajv warns about a union type in "
-                                        "the widget-state schema it ships (harmless; upstream)",
-}
+KNOWN_WARNINGS: dict[str, str] = {}
 
 
 def site_pages() -> list[str]:
@@ -145,18 +145,72 @@ def test_page_is_in_its_language_and_links_its_twin(visitor, rel):
 
 
 @pytest.mark.parametrize("rel", PAGES)
-def test_page_shows_its_math_widgets_and_figures(visitor, rel):
+def test_page_shows_its_math_explorers_and_figures(visitor, rel):
     v = visitor.visit(rel)
     d = v.dom
     if d["mathSource"]:
         assert d["mathRendered"] >= d["mathSource"], f"{rel}: {d['mathSource']} formulas, {d['mathRendered']} typeset"
     assert not d["mathErrors"], f"{rel}: MathJax errors: {d['mathErrors']}"
-    assert d["widgetsRendered"] == d["widgetViews"], f"{rel}: {d['widgetViews']} saved widgets, {d['widgetsRendered']} drawn"
-    # the 3.6 MB widget manager waits until a widget nears the screen (book/assets/widgets-loader.js);
-    # every explorer sits far below the top of its page
-    assert not v.manager_at_load, f"{rel}: the widget manager was fetched before any widget came near the screen"
+    assert d["explorersReady"] == d["explorers"], f"{rel}: {d['explorers']} explorers, {d['explorersReady']} ready"
+    assert d["widgetViews"] == 0, f"{rel}: saved ipywidgets on the page; explorers are plain HTML"
+    # an explorer's states wait until it nears the screen (book/assets/explorer.js); every explorer
+    # sits far below the top of its page, so the first load fetches none
+    assert not v.states_at_load, f"{rel}: explorer states fetched before any explorer came near the screen: {v.states_at_load}"
     broken = [img["attrSrc"] for img in d["images"] if not img["loaded"]]
     assert not broken, f"{rel}: images that did not load: {broken}"
+
+
+EXPLORER_FILES = re.compile(r"/_static/explorers/|/_vendor/explorer/")
+EXPLORER_GROUP = {"ko": "탐색기 설정", "en": "explorer settings"}  # the controls' group, named in the page's language
+
+
+def notebook_explorers(rel: str) -> list[dict]:
+    """The explorers stored in the notebook a chapter page is built from, in page order."""
+    lang, name = Path(rel).parts
+    nb = json.loads((ROOT / "notebooks" / lang / name.replace(".html", ".ipynb")).read_text(encoding="utf-8"))
+    return [o["data"][EXPLORER_MIME] for c in nb["cells"] for o in c.get("outputs", []) if EXPLORER_MIME in o.get("data", {})]
+
+
+@pytest.mark.parametrize("rel", CHAPTERS)
+def test_explorers_respond_to_every_control_with_the_notebooks_output(visitor, rel):
+    """Each control of each explorer, used with the mouse and with the keyboard (tests/browser_site.py,
+    operate_explorers), makes the explorer show exactly the output the notebook stored for the chosen
+    setting: the same printed text, character for character, and the same SVG figures, byte for byte
+    (nbval holds those stored outputs to a fresh run of the notebook's Python). Controls are named as in
+    the notebook of the page's language, sliders speak the value they show."""
+    v = visitor.visit(rel)
+    stored = notebook_explorers(rel)
+    assert len(v.explorers) == len(stored), f"{rel}: {len(stored)} explorers in the notebook, {len(v.explorers)} operated"
+    for n, (seen, explorer) in enumerate(zip(v.explorers, stored, strict=True)):
+        where = f"{rel} explorer {n + 1}"
+        first = seen["first"]
+        assert first["group"] == EXPLORER_GROUP[lang_of(rel)], f"{where}: controls group named {first['group']!r}"
+        assert [c["name"] for c in first["controls"]] == [c["label"] for c in explorer["controls"]], where
+        assert [c["count"] for c in first["controls"]] == [len(c["values"]) for c in explorer["controls"]], where
+        assert ",".join(str(c["index"]) for c in first["controls"]) == explorer["default"], f"{where}: first setting"
+        default = explorer["states"][explorer["default"]]
+        assert (first["text"], first["figures"]) == (default["text"], default["figures"]), f"{where}: first output"
+        used = {(a["control"], a["how"]) for a in seen["actions"]}
+        assert used == {(i, how) for i in range(len(explorer["controls"])) for how in ("mouse", "keyboard")}, where
+        before, changed = default, set()
+        for a in seen["actions"]:
+            shows, state = a["shows"], explorer["states"][a["key"]]
+            what = f"{where}: {explorer['controls'][a['control']]['label']} by {a['how']}, setting {a['key']}"
+            assert shows["key"] == a["key"], f"{what}: shows setting {shows['key']}"
+            assert [c["index"] for c in shows["controls"]] == [int(i) for i in a["key"].split(",")], what
+            assert shows["text"] == state["text"], f"{what}: printed {shows['text']!r}, the notebook {state['text']!r}"
+            assert shows["figures"] == state["figures"], f"{what}: the figure is not the notebook's"
+            assert shows["loaded"] and all(shows["alts"]), f"{what}: a figure did not load or has no alt text"
+            for c, spec in zip(shows["controls"], explorer["controls"], strict=True):
+                assert not c["disabled"], f"{what}: {spec['label']} is disabled"
+                if c["kind"] == "range":
+                    assert c["valuetext"] == c["readout"] == spec["labels"][c["index"]], f"{what}: slider says {c}"
+            if (state["text"], state["figures"]) != (before["text"], before["figures"]):
+                changed.add(a["control"])
+            before = state
+        assert changed == set(range(len(explorer["controls"]))), f"{where}: controls that never changed the output"
+        dark = seen["dark"]  # the theme's dark mode: no light block behind the explorer, names in the text colour
+        assert dark["background"] == "rgba(0, 0, 0, 0)" and dark["name"] == dark["text"], f"{where}: in dark mode {dark}"
 
 
 GENERIC_ALT = {"image", "img", "figure", "fig", "picture", "graph", "chart", "plot", "output",
@@ -184,7 +238,7 @@ def test_every_figure_has_alt_text(visitor, rel):
     bad = [f"{img['attrSrc'][:60]}: {problem}" for img in visitor.visit(rel).dom["images"]
            if img["content"] and (problem := alt_problem(img["alt"]))]
     assert not bad, (f"{rel}: {len(bad)} figures without a description (a notebook figure takes its alt text "
-                     "from its cell's metadata mystnb.image.alt; a widget's figure too, see book/_ext/book_a11y.py): "
+                     "from its cell's metadata mystnb.image.alt; an explorer's figure too, see tools/site.py explorer_html): "
                      + "; ".join(bad))
 
 
@@ -412,10 +466,21 @@ def _write_report(visitor: Visitor) -> None:
     axe_ids = Counter(x["id"] for v in visits for x in v.axe)
     if axe_ids:
         lines.append("  axe rules violated: " + ", ".join(f"{k} ({n} pages)" for k, n in axe_ids.most_common()))
+    explorers = [(v.rel, e) for v in sorted(visits, key=lambda v: v.rel) for e in v.explorers]
+    if explorers:
+        ms = sorted(e["response_ms"] for _, e in explorers)
+        lines.append(f"explorers: {len(explorers)} operated, {sum(len(e['actions']) for _, e in explorers)} control actions "
+                     f"(mouse and keyboard); response to a control change (to the new figure decoded), median of 5 "
+                     f"per explorer: median {ms[len(ms) // 2]:.1f} ms, slowest {ms[-1]:.1f} ms")
+        for v in sorted(visits, key=lambda v: v.rel):
+            sizes = [(r[0].rsplit("/", 1)[-1], r[1]) for r in v.resources if "/_static/explorers/" in r[0]]
+            lines += [f"  {v.rel:<44} {name:<48} {size / 1e3:6.1f} kB gzip" for name, size in sizes]
     chapters = sorted((v for v in visits if v.rel in CHAPTERS), key=lambda v: -v.bytes)
     if chapters:
-        lines.append("page weight of each chapter page (bytes a first visit transfers, gzip as on GitHub Pages; uncompressed):")
-        lines += [f"  {v.rel:<44} {v.bytes / 1e6:5.2f} MB ({v.raw_bytes / 1e6:5.2f} MB) in {v.requests} requests"
+        lines.append("page weight of each chapter page (bytes a first visit transfers, gzip as on GitHub Pages; "
+                     "uncompressed), then what its explorers fetch when scrolled to:")
+        lines += [f"  {v.rel:<44} {v.bytes / 1e6:5.2f} MB ({v.raw_bytes / 1e6:5.2f} MB) in {v.requests} requests; "
+                  f"explorers {sum(r[1] for r in v.resources if EXPLORER_FILES.search(r[0])) / 1e3:.1f} kB"
                   for v in sorted(chapters, key=lambda v: v.rel)]
         lines.append(f"  heaviest: {chapters[0].rel}, {chapters[0].bytes:,} bytes transferred ({chapters[0].raw_bytes:,} uncompressed)")
     if LINK_STATS:

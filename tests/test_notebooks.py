@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import filecmp
 import json
+import math
 import re
 import subprocess
 import sys
@@ -85,18 +86,33 @@ def test_ignored_cells_only_wire_a_widget_and_nothing_is_skipped(stem):
                 assert not errors, f"{stem} ({lang}) {cell.id}: unexpected error"
 
 
+EXPLORER_MIME = "application/vnd.book.explorer+json"
+
+
 @pytest.mark.parametrize("stem", chapter_stems())
-def test_widget_logic_is_also_called_by_a_checked_cell(stem):
-    """The function an explorer wires is called by an ordinary cell, so nbval checks what it shows."""
-    nb = load(stem, "en")
-    checked = "\n".join(c.source for c in nb.cells if c.cell_type == "code"
-                        and "nbval-ignore-output" not in c.metadata.get("tags", []))
-    for cell in nb.cells:
-        if "nbval-ignore-output" in cell.metadata.get("tags", []):
-            names = [t for kind, t in code_tokens(cell.source) if kind == 1]  # NAME tokens
-            wired = names[names.index("interact") + 1]
-            assert f"{wired}(" in checked.replace(f"def {wired}(", ""), (
-                f"{stem} {cell.id}: '{wired}' is wired to a widget but no checked cell calls it")
+def test_explorers_store_every_setting_and_are_checked(stem):
+    """A cell that calls explorer() shows one output: the live widget view and, checked by nbval like any
+    output, the output of every setting of its controls (what the web page shows). Its drawing function
+    is also called by an ordinary cell."""
+    for lang in LANGS:
+        nb = load(stem, lang)
+        for cell in nb.cells:
+            names = [t for kind, t in code_tokens(cell.source) if kind == 1] if cell.cell_type == "code" else []
+            if "explorer" not in names or "def explorer(" in cell.source:
+                continue
+            where = f"{stem} ({lang}) {cell.id}"
+            assert "nbval-ignore-output" not in cell.metadata.get("tags", []), f"{where}: an explorer's output is checked"
+            assert [o.output_type for o in cell.outputs] == ["display_data"], f"{where}: one output, the explorer"
+            data = cell.outputs[0].data
+            assert WIDGET_VIEW in data and EXPLORER_MIME in data, f"{where}: the explorer's output lacks {set(data)}"
+            explorer = data[EXPLORER_MIME]
+            sizes = [len(c["values"]) for c in explorer["controls"]]
+            assert len(explorer["states"]) == math.prod(sizes), f"{where}: {len(explorer['states'])} settings of {sizes}"
+            assert all(c["label"] for c in explorer["controls"]), f"{where}: a control without a name"
+            assert explorer["default"] in explorer["states"]
+            wired = names[names.index("explorer") + 1]
+            checked = "\n".join(c.source for c in nb.cells if c.cell_type == "code" and c is not cell)
+            assert f"{wired}(" in checked.replace(f"def {wired}(", ""), f"{where}: no ordinary cell calls '{wired}'"
 
 
 @pytest.mark.parametrize("stem", chapter_stems())

@@ -4,11 +4,12 @@ their own notebook in Colab and offering their student notebook (download, Colab
 
 from __future__ import annotations
 
+import gzip
 import json
 import re
 from functools import cache
 from pathlib import Path
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit
 
 import pytest
 import yaml
@@ -79,6 +80,8 @@ def test_page_language_twin_and_local_resources(lang, name):
         for element in doc.find_all(tag, attrs={attr: True}):
             url = element[attr]
             if tag == "link" and not set(element.get("rel", [])) & {"stylesheet", "preload", "icon", "modulepreload"}:
+                continue
+            if url.startswith("data:"):  # inline (an explorer's first figure): no request
                 continue
             assert not re.match(r"^(https?:)?//", url), f"{lang}/{name}: <{tag}> loads {url} from a third party"
             target = local_target(page, url)
@@ -184,18 +187,50 @@ def test_chapter_page_has_math_widgets_and_figures_served_locally(stem, lang):
         assert any(s.endswith("_vendor/mathjax/tex-chtml.js") for s in scripts), "MathJax is not the site's own"
         assert (SITE / "_vendor" / "mathjax" / "tex-chtml.js").is_file()
     assert not [s for s in scripts if "mathjax" in s.lower() and "_vendor/mathjax/" not in s]
-    if doc.find("script", type="application/vnd.jupyter.widget-state+json"):
-        # one small loader, which fetches the rest from the site when a widget nears the screen
-        loader = [s for s in scripts if s.endswith("_vendor/widgets/loader.js")]
-        assert loader, "the widget loader is not the site's own"
-        assert not [s for s in scripts if "embed-amd" in s or "require.js" in s], "the widget manager loads eagerly"
-        chain = re.findall(r'here \+ "([^"]+)"', (SITE / "_vendor" / "widgets" / "loader.js").read_text(encoding="utf-8"))
-        assert chain == ["../require/require.js", "require-config.js", "fixes.js", "embed-amd.js"], chain
-        for name in chain:
-            assert (SITE / "_vendor" / "widgets" / name).resolve().is_file(), f"the loader's {name} is not in the site"
-        assert doc.find("script", type="application/vnd.jupyter.widget-view+json") is not None
+    # explorers are plain HTML switched by the site's own small script: no page loads a widget manager
+    assert not doc.find("script", type="application/vnd.jupyter.widget-state+json"), "a page holds saved widgets"
+    assert not [s for s in scripts if "embed-amd" in s or "require.js" in s], "a page loads the widget manager"
     for img in doc.find_all("img", src=re.compile(r"^_images/")):
         assert (page.parent / img["src"]).is_file()
+
+
+def notebook_explorers(stem: str, lang: str) -> list[tuple[str, dict]]:
+    """(cell id, stored explorer) of every explorer output of a chapter's notebook."""
+    nb = json.loads((ROOT / "notebooks" / lang / f"{stem}.ipynb").read_text(encoding="utf-8"))
+    return [(cell["id"], output["data"][site.EXPLORER_MIME]) for cell in nb["cells"]
+            for output in cell.get("outputs", []) if site.EXPLORER_MIME in output.get("data", {})]
+
+
+EXPLORER_BUDGET = 150_000  # bytes, gzipped: what one explorer may add to its page
+
+
+@pytest.mark.parametrize("stem", chapter_stems())
+@pytest.mark.parametrize("lang", LANGS)
+def test_chapter_explorers_carry_the_notebooks_outputs_within_budget(stem, lang):
+    """Every explorer of the notebook is on the page, with controls named as in the notebook, the first
+    setting's output shown and every setting's output in its states file, byte for byte the notebook's;
+    what it costs the page (states file, script, styles; gzipped) stays within EXPLORER_BUDGET."""
+    page = SITE / lang / f"{stem}.html"
+    boxes = soup(page).find_all(class_="book-explorer")
+    stored = notebook_explorers(stem, lang)
+    assert len(boxes) == len(stored), f"{page.name}: {len(stored)} explorers in the notebook, {len(boxes)} on the page"
+    shared = sum(len(gzip.compress((SITE / "_vendor" / "explorer" / name).read_bytes()))
+                 for name in ("explorer.js", "explorer.css"))
+    for box, (cell_id, explorer) in zip(boxes, stored, strict=True):
+        states_file = page.parent / box["data-states"]
+        assert states_file.is_file(), f"{page.name}: {box['data-states']} is missing"
+        states = json.loads(states_file.read_text(encoding="utf-8"))
+        assert states["states"] == explorer["states"], f"{page.name} {cell_id}: the states file differs from the notebook"
+        assert states["controls"] == [c["labels"] for c in explorer["controls"]]
+        names = [label.get_text() for label in box.select(".explorer-control > label[for], .explorer-control > legend")]
+        assert names == [c["label"] for c in explorer["controls"]], f"{page.name} {cell_id}: control names {names}"
+        first = explorer["states"][explorer["default"]]
+        assert box.select_one(".explorer-text").get_text() == first["text"]
+        srcs = [unquote(img["src"].split(",", 1)[1]) for img in box.select(".explorer-figures img")]
+        assert srcs == first["figures"], f"{page.name} {cell_id}: the first figure is not the notebook's"
+        assert all(img.get("alt") for img in box.select("img")), f"{page.name} {cell_id}: a figure without alt text"
+        cost = len(gzip.compress(states_file.read_bytes())) + shared
+        assert cost <= EXPLORER_BUDGET, f"{page.name} {cell_id}: the explorer costs {cost} bytes gzipped"
 
 
 def test_each_language_has_its_own_search_index():

@@ -85,11 +85,22 @@ def test_figure_alt_text_becomes_cell_metadata_and_leaves_the_code(tmp_path):
         ("%% code\n#en alt: a plot\n#ko alt: 그림\n", r"found: #en alt, #ko alt"),
         ("%% code\n#ko alt: 그림\nx = 1\n#en alt: a plot\n", r"99_probe.md:2: a figure's alt text is one"),
         ("%% code\n#ko alt: 그림\n#en alt:\n", r"99_probe.md:3: empty alt text; describe what the figure shows"),
+        ("%% code explorer-helper\nx = 1\n", r"99_probe.md:1: an explorer-helper cell stays empty"),
+        ("%% code explorer-helper widget\n", r"99_probe.md:1: an explorer-helper cell stays empty and takes no other flag"),
     ],
 )
 def test_bad_sources_are_refused_with_a_located_message(tmp_path, text, message):
     with pytest.raises(SourceError, match=message):
         parse(write(tmp_path, text))
+
+
+def test_explorer_helper_cell_becomes_the_shared_explorer_function(tmp_path):
+    chapter = parse(write(tmp_path, "%% ko\n# 제목\n%% en\n# Title\n%% code explorer-helper\n"))
+    for lang, docstring in (("ko", "탐색기"), ("en", "An explorer")):
+        cell = chapter.notebook(lang).cells[-1]
+        assert cell.metadata["tags"] == ["remove-cell"]
+        assert "def explorer(draw, **controls):" in cell.source and docstring in cell.source
+        assert "#ko" not in cell.source and "#en" not in cell.source
 
 
 def test_unknown_chapter_names_the_known_ones():

@@ -119,7 +119,9 @@ def _kernel_env() -> dict:
     import os
 
     env = dict(os.environ)
-    env.update({"PYTHONHASHSEED": "0", "MPLBACKEND": "module://matplotlib_inline.backend_inline"})
+    env.update({"PYTHONHASHSEED": "0", "MPLBACKEND": "module://matplotlib_inline.backend_inline",
+                # every explorer stores the output of every setting, for the web page (_explorer_helper.py)
+                "BOOK_EXPLORER_STATES": "all"})
     return env
 
 

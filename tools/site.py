@@ -27,7 +27,7 @@ import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from urllib.parse import urlsplit
+from urllib.parse import quote, urlsplit
 
 import yaml
 
@@ -206,18 +206,14 @@ def config_for(lang: str) -> dict:
 
 
 def offline_assets() -> dict:
-    """Sphinx settings that serve MathJax and the widget manager from the site itself."""
+    """Sphinx settings that serve MathJax from the site itself."""
     # Sphinx puts relative script paths under _static/; "../../" climbs from <site>/<lang>/_static
     # to the site root, where assemble() puts one _vendor/ folder shared by both languages.
     return {
         "mathjax_path": "../../_vendor/mathjax/tex-chtml.js",
-        # One small deferred script; it loads RequireJS, the widget manager (3.6 MB) and our fixes only
-        # when a widget comes near the screen (book/assets/widgets-loader.js). Widget modules other than
-        # the built-in controls would come from this "CDN": a local folder that does not exist, so an
-        # unknown widget fails visibly instead of phoning out.
-        "nb_ipywidgets_js": {
-            "../../_vendor/widgets/loader.js": {"defer": "defer", "data-jupyter-widgets-cdn": "../_vendor/no-cdn/"},
-        },
+        # No page shows a saved ipywidgets view (explorers are plain HTML, see explorer_notebook), so no
+        # page needs the widget manager; nothing would load it, and this keeps myst-nb from naming one.
+        "nb_ipywidgets_js": {},
     }
 
 
@@ -255,7 +251,10 @@ def stage(lang: str) -> Path:
     wanted = page_sources(lang)
     config = config_for(lang)  # before writing anything: fails when a student notebook is missing
     for name, src in wanted.items():
-        if isinstance(src, Path):
+        if name.endswith(".ipynb"):  # a chapter page (site_page): its explorers become HTML
+            _write_if_changed(out / name, explorer_notebook(src, name.removesuffix(".ipynb"), lang,
+                                                            out / "_static" / EXPLORER_DIR))
+        elif isinstance(src, Path):
             _copy_if_changed(src, out / name)
         else:
             _write_if_changed(out / name, src)
@@ -272,30 +271,92 @@ def stage(lang: str) -> Path:
     return out
 
 
+# Explorers (book/chapters/_explorer_helper.py): a notebook cell that calls explorer() stores, beside the
+# live ipywidgets view for Jupyter and Colab, the output of every setting of its controls under this
+# MIME type. The site has no kernel: explorer_notebook() turns that output into plain HTML controls and
+# the first setting's output, and writes every setting to a file of the page's _static/explorers/, which
+# book/assets/explorer.js fetches when the explorer nears the screen and switches between.
+EXPLORER_MIME = "application/vnd.book.explorer+json"
+EXPLORER_DIR = "explorers"
+EXPLORER_WORDS = {"ko": {"controls": "탐색기 설정", "output": "탐색기 출력"},
+                  "en": {"controls": "explorer settings", "output": "explorer output"}}
+
+
+def explorer_notebook(text: str, stem: str, lang: str, states_dir: Path) -> str:
+    """A chapter page's notebook text for the site: each explorer output becomes HTML (explorer_html) and its
+    states a file in states_dir; the saved ipywidgets views and state go, the site draws no widget."""
+    nb = json.loads(text)
+    nb.get("metadata", {}).pop("widgets", None)
+    for cell in nb.get("cells", []):
+        for output in cell.get("outputs", []):
+            data = output.get("data", {})
+            if EXPLORER_MIME not in data:
+                continue
+            explorer = data[EXPLORER_MIME]
+            name = f"{stem}-{cell['id']}.json"
+            _write_if_changed(states_dir / name, json.dumps(
+                {"controls": [c["labels"] for c in explorer["controls"]], "states": explorer["states"]},
+                ensure_ascii=False, separators=(",", ":")))
+            alt = ((cell.get("metadata", {}).get("mystnb") or {}).get("image") or {}).get("alt")
+            if not alt:
+                raise SiteError(f"notebooks/{lang}/{stem}.ipynb cell {cell['id']}: an explorer's figure needs alt text "
+                                "('#ko alt:' and '#en alt:' lines in its source cell)")
+            output["data"] = {"text/html": explorer_html(explorer, lang, alt, f"_static/{EXPLORER_DIR}/{name}", cell["id"])}
+    return json.dumps(nb, ensure_ascii=False, indent=1) + "\n"
+
+
+def explorer_html(explorer: dict, lang: str, alt: str, states: str, cell_id: str) -> str:
+    """HTML controls named as in the notebook, and the output of the explorer's first setting."""
+    e, words = html.escape, EXPLORER_WORDS[lang]
+    default = [int(i) for i in explorer["default"].split(",")]
+    controls = []
+    for n, (c, chosen) in enumerate(zip(explorer["controls"], default, strict=True)):
+        cid, label = f"explorer-{cell_id}-{n}", e(c["label"])
+        if c["kind"] == "select":
+            options = "".join(f'<option value="{i}"{" selected" if i == chosen else ""}>{e(t)}</option>'
+                              for i, t in enumerate(c["labels"]))
+            controls.append(f'<div class="explorer-control"><label for="{cid}">{label}</label>'
+                            f'<select id="{cid}" disabled>{options}</select></div>')
+        elif c["kind"] == "range":
+            controls.append(f'<div class="explorer-control"><label for="{cid}">{label}</label>'
+                            f'<input type="range" id="{cid}" min="0" max="{len(c["labels"]) - 1}" step="1" '
+                            f'value="{chosen}" aria-valuetext="{e(c["labels"][chosen])}" disabled>'
+                            f'<output for="{cid}">{e(c["labels"][chosen])}</output></div>')
+        elif c["kind"] == "buttons":
+            options = "".join(f'<label><input type="radio" name="{cid}" value="{i}"{" checked" if i == chosen else ""} '
+                              f'disabled><span>{e(t)}</span></label>' for i, t in enumerate(c["labels"]))
+            controls.append(f'<fieldset class="explorer-control explorer-buttons"><legend>{label}</legend>{options}</fieldset>')
+        elif c["kind"] == "checkbox":
+            controls.append(f'<div class="explorer-control"><input type="checkbox" id="{cid}"{" checked" if chosen else ""} '
+                            f'disabled><label for="{cid}">{label}</label></div>')
+        else:
+            raise SiteError(f"explorer control {c['label']!r} has an unknown kind {c['kind']!r}")
+    first = explorer["states"][explorer["default"]]
+    figures = "".join(f'<img alt="{e(alt)}" src="data:image/svg+xml;charset=utf-8,{quote(svg)}">' for svg in first["figures"])
+    return (f'<div class="book-explorer" data-states="{e(states)}" data-alt="{e(alt)}">'
+            f'<div class="explorer-controls" role="group" aria-label="{e(words["controls"])}">{"".join(controls)}</div>'
+            f'<div class="explorer-output" role="region" aria-label="{e(words["output"])}" aria-live="polite">'
+            f'<div class="explorer-figures">{figures}</div><pre class="explorer-text">{e(first["text"])}</pre></div>'
+            '<link rel="stylesheet" href="../_vendor/explorer/explorer.css">'
+            '<script defer src="../_vendor/explorer/explorer.js"></script></div>')
+
+
 # What the site serves from _vendor/: site path -> file or folder in node_modules (pinned by
 # package-lock.json, installed by `npm ci`). A folder is copied with the files whose names end in
-# one of the given suffixes (MathJax loads its fonts, the widget manager its icon fonts, relative
-# to the script).
+# one of the given suffixes (MathJax loads its fonts relative to the script).
 VENDOR_FILES = {
     "mathjax/tex-chtml.js": "mathjax/es5/tex-chtml.js",
     "mathjax/LICENSE": "mathjax/LICENSE",
-    "require/require.js": "requirejs/require.js",
-    "widgets/embed-amd.js": "@jupyter-widgets/html-manager/dist/embed-amd.js",
-    "widgets/embed.js.LICENSE.txt": "@jupyter-widgets/html-manager/dist/embed.js.LICENSE.txt",
 }
 VENDOR_DIRS = {
     "mathjax/output/chtml/fonts/woff-v2": ("mathjax/es5/output/chtml/fonts/woff-v2", (".woff",)),
     # loaded on demand by MathJax's autoload (\color, \boldsymbol, ...)
     "mathjax/input/tex/extensions": ("mathjax/es5/input/tex/extensions", (".js",)),
-    # the icon fonts of the widget controls; every current browser takes woff2
-    "widgets": ("@jupyter-widgets/html-manager/dist", (".woff2",)),
 }
-# Our own scripts: loader fetches the rest when a widget nears the screen; require-config points the
-# widget bundle's module ids at its folder so its fonts resolve there; fixes repairs what the bundle
-# gets wrong (MathJax 3, slider names, figure alt text).
-VENDOR_OWN = {"widgets/loader.js": ROOT / "book" / "assets" / "widgets-loader.js",
-              "widgets/require-config.js": ROOT / "book" / "assets" / "widgets-require-config.js",
-              "widgets/fixes.js": ROOT / "book" / "assets" / "widgets-fixes.js"}
+# Our own scripts: the explorers' switcher and its styles, which each explorer's HTML names
+# (explorer_html); the script fetches an explorer's states when it nears the screen.
+VENDOR_OWN = {"explorer/explorer.js": ROOT / "book" / "assets" / "explorer.js",
+              "explorer/explorer.css": ROOT / "book" / "assets" / "explorer.css"}
 # Jinja macro files that pydata-sphinx-theme and sphinx-book-theme keep in their static folders, so
 # Sphinx copies them into every build's _static/: not pages, never linked; the site leaves them out.
 THEME_MACROS = ("webpack-macros.html", "sbt-webpack-macros.html")
@@ -303,7 +364,7 @@ THEME_MACROS = ("webpack-macros.html", "sbt-webpack-macros.html")
 
 def copy_vendor(out: Path) -> None:
     if not VENDOR.is_dir():
-        raise SiteError("node_modules/ is missing: run 'make book' (it runs 'npm ci') to fetch MathJax and the widget manager")
+        raise SiteError("node_modules/ is missing: run 'make book' (it runs 'npm ci') to fetch MathJax")
     for dst, src in VENDOR_FILES.items():
         if not (VENDOR / src).is_file():
             raise SiteError(f"node_modules/{src} is missing: run 'npm ci' (package-lock.json pins it)")

@@ -28,7 +28,9 @@ Exercises (see CONTRIBUTING.md): ``%% code solution`` is the learner's cell, hol
 solution in the book's notebooks; the ``%% code student`` cell directly before it takes its
 place in the student notebooks. ``%% code check`` tells the learner whether the answer is right
 (its output is in the notebook's language). ``%% code exercise-helper`` is left empty: it
-becomes the shared ``check`` function of ``book/chapters/_exercise_helper.py``. Prose cells that
+becomes the shared ``check`` function of ``book/chapters/_exercise_helper.py``. Likewise ``%% code explorer-helper``
+(left empty, left off the site) becomes the ``explorer`` function of ``book/chapters/_explorer_helper.py``,
+which later cells call to wire an explorer. Prose cells that
 hold a ``{solution}`` directive are left out of the student notebooks.
 
 Inside a code cell, a line may belong to one language only:
@@ -69,6 +71,7 @@ FLAGS = {  # flag in the source -> tag in the notebook
     "student": "exercise-student",
     "check": "exercise-check",
     "exercise-helper": "exercise-helper",
+    "explorer-helper": "remove-cell",
 }
 EXERCISE_HELPER = Path(__file__).resolve().parent.parent / "book" / "chapters" / "_exercise_helper.py"
 SETUP = Path(__file__).resolve().parent.parent / "book" / "chapters" / "_setup.py"
@@ -77,6 +80,9 @@ RETIRED_FLAGS = {
     "raises-exception": "write the failing lines inside 'with expect_error(SomeError):' in a plain '%% code' cell "
                         "(Colab's Run all ignores cell tags and would stop at the error)",
 }
+# ``%% code explorer-helper`` is left empty like the exercise helper: it becomes the shared ``explorer``
+# function, which wires an explorer's widgets and stores the output of every setting for the web page.
+EXPLORER_HELPER = EXERCISE_HELPER.with_name("_explorer_helper.py")
 SOLUTION_DIRECTIVE = re.compile(r"^(:::+|```+)\{solution\}", re.MULTILINE)
 ROOT = Path(__file__).resolve().parent.parent
 CHAPTER_DIR = ROOT / "book" / "chapters"
@@ -193,6 +199,8 @@ class Chapter:
     def _code_cell(self, cell: Cell, lang: str, cell_id: str) -> nbformat.NotebookNode:
         if "exercise-helper" in cell.flags:
             text = exercise_helper(lang)
+        elif "explorer-helper" in cell.flags:
+            text = exercise_helper(lang, EXPLORER_HELPER)
         elif "setup" in cell.flags:
             text = setup_code(lang)
         else:
@@ -386,10 +394,11 @@ def setup_code(lang: str) -> str:
     return cell.text(lang).replace("KOREANIZE_VERSION", pins["koreanize-matplotlib"])
 
 
-def exercise_helper(lang: str) -> str:
-    """The shared `check` function, in one language (its source uses the same #ko/#en lines)."""
-    cell = Cell("code", 1, EXERCISE_HELPER.read_text(encoding="utf-8").splitlines())
-    _check_alternatives(EXERCISE_HELPER, cell)
+def exercise_helper(lang: str, path: Path = EXERCISE_HELPER) -> str:
+    """The shared `check` function (or, given its path, the `explorer` function), in one language
+    (its source uses the same #ko/#en lines)."""
+    cell = Cell("code", 1, path.read_text(encoding="utf-8").splitlines())
+    _check_alternatives(path, cell)
     return cell.text(lang)
 
 
@@ -447,6 +456,11 @@ def _check(path: Path, cells: list[Cell]) -> None:
             if i != 2 or cells[0].kind != "ko" or cells[1].kind != "en" or cell.flags != ("setup",):
                 raise SourceError(f"{where}: the '%% code setup' cell comes once, right after the title cells "
                                   "(a '%% ko' / '%% en' pair holding '# N. Title'), so that a notebook opens on its title")
+            continue
+        if "explorer-helper" in cell.flags:
+            if any(line.strip() for line in cell.lines) or len(cell.flags) > 1:
+                raise SourceError(f"{where}: an explorer-helper cell stays empty and takes no other flag; "
+                                  f"its code comes from {EXPLORER_HELPER.name}")
             continue
         if not any(line.strip() for line in cell.lines):
             raise SourceError(f"{where}: empty '%% {cell.kind}' cell; write its content or remove the marker")
