@@ -25,7 +25,6 @@ import tokenize
 
 import pytest
 import torch
-import torch.nn as nn
 import torch.nn.functional as F
 
 from tools import chapter_code
