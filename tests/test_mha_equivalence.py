@@ -5,7 +5,8 @@ The class is not copied here: tools.chapter_code reads the cells that define `at
 holding only torch, nn, F and math, as the chapter promises. Weights are copied into
 nn.MultiheadAttention(batch_first=True) and outputs and per-head attention weights are compared over
 a grid of sizes, masks and seeds, for the step-by-step path and (outputs only: it keeps no weights)
-for the fast path of chapter 7. The Korean notebook must hold the same code (comments aside), and
+for the fast path of chapter 7; with attention dropout (in eval mode, against nn.MultiheadAttention's
+`dropout`) and with the class's `is_causal` option (against an explicit causal `attn_mask`). The Korean notebook must hold the same code (comments aside), and
 chapter 7, which needs the class but cannot import it, must hold the same two cells as chapter 6.
 """
 
@@ -96,20 +97,25 @@ def make_inputs(d_model, batch, seed, kind, T_q, T_k, mask_kind):
 
 
 @functools.cache
-def layers(d_model, n_head, seed, lang="en", bias=True, fast=False):
-    """The notebook's layer with random weights (biases too), and nn.MultiheadAttention holding a copy."""
+def layers(d_model, n_head, seed, lang="en", bias=True, fast=False, dropout=0.0):
+    """The notebook's layer with random weights (biases too), and nn.MultiheadAttention holding a copy.
+    With dropout, both are put in eval mode: the equality the chapter proves is the eval-mode one."""
     torch.manual_seed(seed)
-    ours = namespace(lang)["MultiHeadAttention"](d_model, n_head, bias=bias, fast=fast)
-    ref = nn.MultiheadAttention(d_model, n_head, bias=bias, batch_first=True)
+    ours = namespace(lang)["MultiHeadAttention"](d_model, n_head, bias=bias, fast=fast, dropout=dropout)
+    ref = nn.MultiheadAttention(d_model, n_head, dropout=dropout, bias=bias, batch_first=True)
     copy_weights(ours, ref)
+    if dropout:
+        ours.eval()
+        ref.eval()
     return ours, ref
 
 
 @functools.cache
-def differences(d_model, n_head, batch, seed, kind, T_q, T_k, mask_kind, lang="en", bias=True, fast=False):
+def differences(d_model, n_head, batch, seed, kind, T_q, T_k, mask_kind, lang="en", bias=True, fast=False,
+                dropout=0.0):
     """Largest |ours - reference| of the outputs and of the per-head attention weights (0 for the fast
     path, which forms no weights: it must leave attn_weights at None)."""
-    ours, ref = layers(d_model, n_head, seed, lang, bias, fast)
+    ours, ref = layers(d_model, n_head, seed, lang, bias, fast, dropout)
     query, key, value, mask, ref_masks = make_inputs(d_model, batch, seed, kind, T_q, T_k, mask_kind)
     with torch.no_grad():
         out = ours(query, key, value, mask)
@@ -318,3 +324,134 @@ def test_a_planted_bug_is_caught(original, planted):
     x = torch.randn(3, 5, 8)
     with torch.no_grad():
         assert not torch.allclose(ours(x, x, x), ref(x, x, x)[0], atol=ATOL)
+
+
+# --- attention dropout (chapters 5-6): off in eval mode, equal to nn.MultiheadAttention(dropout=p).eval()
+
+DROPOUT_CASES = [c for c in CASES if c[3] in ("causal+padding", "padding")]
+
+
+@pytest.mark.parametrize("fast", [False, True], ids=["step-by-step", "fast"])
+@pytest.mark.parametrize("config", CONFIGS, ids=[f"C{d}-H{h}" for d, h in CONFIGS])
+def test_with_dropout_equals_nn_multihead_attention_in_eval_mode(config, fast):
+    for case, batch, seed in itertools.product(DROPOUT_CASES, BATCHES, SEEDS):
+        out_diff, weight_diff = differences(*config, batch, seed, *case, fast=fast, dropout=0.3)
+        assert out_diff < ATOL and weight_diff < ATOL, f"{case_id(config, case)}, batch={batch}, seed={seed}, {fast=}"
+
+
+@pytest.mark.parametrize("fast", [False, True], ids=["step-by-step", "fast"])
+def test_dropout_is_random_in_training_and_off_in_eval(fast):
+    torch.manual_seed(0)
+    layer = namespace()["MultiHeadAttention"](8, 2, fast=fast, dropout=0.5)
+    plain = namespace()["MultiHeadAttention"](8, 2, fast=fast)
+    plain.load_state_dict(layer.state_dict())
+    x = torch.randn(3, 5, 8)
+    with torch.no_grad():
+        assert layer.training and not torch.equal(layer(x, x, x), layer(x, x, x))
+        layer.eval()
+        assert torch.equal(layer(x, x, x), layer(x, x, x)) and torch.equal(layer(x, x, x), plain(x, x, x))
+
+
+def test_dropout_sits_where_nn_multihead_attention_puts_it():
+    """Training mode, same seed: nn.MultiheadAttention (need_weights=True) drops the softmax weights with
+    F.dropout before weights @ v, as the chapter's class does, so even the erased weights coincide.
+    (This relies on both drawing random numbers in the same order; the chapter calls it a bonus.)"""
+    ours, ref = layers(12, 3, 0, dropout=0.4)
+    ours.train()
+    ref.train()
+    query, key, value, mask, ref_masks = make_inputs(12, 3, 0, "cross", 5, 7, "padding")
+    try:
+        with torch.no_grad():
+            torch.manual_seed(7)
+            out = ours(query, key, value, mask)
+            torch.manual_seed(7)
+            out_ref, w_ref = ref(query, key, value, average_attn_weights=False, **ref_masks)
+    finally:
+        ours.eval()
+        ref.eval()
+    assert (ours.attn_weights == 0).any()
+    assert torch.equal(ours.attn_weights == 0, w_ref == 0)
+    assert torch.allclose(out, out_ref, atol=ATOL)
+
+
+@pytest.mark.parametrize("dropout", [-0.1, 1.0, 1.5])
+def test_dropout_outside_zero_one_is_refused(dropout):
+    with pytest.raises(ValueError, match=rf"dropout={dropout} is not a probability in \[0, 1\)"):
+        namespace()["MultiHeadAttention"](8, 2, dropout=dropout)
+
+
+def test_the_dropout_bug_is_caught_in_eval_mode():
+    """Bug 5 of chapter 6 planted into the notebook's class: SDPA's dropout_p without `if self.training`.
+    With dropout > 0 the layer in eval mode no longer matches the reference; with dropout 0 it hides."""
+    planted = "dropout_p=self.dropout)"
+    ns = chapter_code.base_namespace()
+    for marker in MARKERS:
+        source = cell_source("en", marker)
+        if "dropout_p=p)" in source and "scaled_dot_product_attention" in source:
+            assert source.count("attn_mask=mask, dropout_p=p)") == 1
+            source = source.replace("attn_mask=mask, dropout_p=p)", "attn_mask=mask, " + planted)
+        exec(source, ns)
+    x = torch.randn(3, 5, 8)
+    for dropout, caught in ((0.2, True), (0.0, False)):
+        torch.manual_seed(0)
+        buggy = ns["MultiHeadAttention"](8, 2, fast=True, dropout=dropout).eval()
+        ref = nn.MultiheadAttention(8, 2, dropout=dropout, batch_first=True).eval()
+        copy_weights(buggy, ref)
+        with torch.no_grad():
+            differs = not torch.allclose(buggy(x, x, x), ref(x, x, x)[0], atol=ATOL)
+        assert differs == caught
+
+
+# --- the causal option: is_causal=True, bottom-right aligned when T_q < T_k
+
+CAUSAL_SHAPES = [(5, 5), (1, 5), (2, 7), (7, 7), (1, 1)]
+
+
+def causal_reference_mask(T_q, T_k):
+    """Query i (the i-th of the last T_q tokens) may see keys 0 .. T_k - T_q + i; True = may attend."""
+    return torch.tensor([[j <= T_k - T_q + i for j in range(T_k)] for i in range(T_q)])
+
+
+@pytest.mark.parametrize("fast", [False, True], ids=["step-by-step", "fast"])
+@pytest.mark.parametrize("config", CONFIGS, ids=[f"C{d}-H{h}" for d, h in CONFIGS])
+def test_is_causal_equals_nn_multihead_attention_with_a_causal_mask(config, fast):
+    d_model, n_head = config
+    ours, ref = layers(d_model, n_head, 0, fast=fast)
+    for (T_q, T_k), padding in itertools.product(CAUSAL_SHAPES, (False, True)):
+        g = torch.Generator().manual_seed(T_q * 10 + T_k)
+        key = torch.randn(3, T_k, d_model, generator=g)
+        query = key[:, T_k - T_q:]                                          # the last T_q tokens
+        mask, ref_masks = None, {}
+        if padding:
+            keep = torch.arange(T_k) < torch.tensor([T_k, max(1, T_k - 1), T_k])[:, None]   # (B, T_k)
+            mask, ref_masks["key_padding_mask"] = keep[:, None, None, :], ~keep
+        with torch.no_grad():
+            out = ours(query, key, key, mask, is_causal=True)
+            out_ref, w_ref = ref(query, key, key, attn_mask=~causal_reference_mask(T_q, T_k),
+                                 average_attn_weights=False, **ref_masks)
+        assert torch.allclose(out, out_ref, atol=ATOL), f"T_q={T_q}, T_k={T_k}, {padding=}"
+        if not fast:
+            assert torch.allclose(ours.attn_weights, w_ref, atol=ATOL)
+
+
+@pytest.mark.parametrize("T_q, T_k", [(1, 6), (3, 6), (6, 6)])
+def test_is_causal_rows_equal_the_last_rows_of_the_full_causal_pass(T_q, T_k):
+    """Why bottom-right: the last T_q queries against all T_k keys give the last T_q rows of the full pass.
+    SDPA's is_causal (top-left) does not, unless T_q == T_k."""
+    ours, _ = layers(12, 3, 1)
+    x = torch.randn(2, T_k, 12, generator=torch.Generator().manual_seed(3))
+    with torch.no_grad():
+        full = ours(x, x, x, is_causal=True)
+        part = ours(x[:, T_k - T_q:], x, x, is_causal=True)
+        top_left = ours(x[:, T_k - T_q:], x, x, torch.ones(T_q, T_k, dtype=torch.bool).tril())
+        q, k, v = (ours.split_heads(t) for t in ours.project(x[:, T_k - T_q:], x, x))
+        sdpa = ours.out_proj(ours.merge_heads(torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=True)))
+    assert torch.allclose(part, full[:, T_k - T_q:], atol=ATOL)
+    assert torch.allclose(sdpa, top_left, atol=ATOL)
+    assert torch.allclose(top_left, full[:, T_k - T_q:], atol=ATOL) == (T_q == T_k)
+
+
+def test_is_causal_with_more_queries_than_keys_is_refused():
+    with pytest.raises(ValueError, match=r"is_causal with 5 queries but 3 keys"):
+        namespace()["MultiHeadAttention"](8, 2)(torch.ones(2, 5, 8), torch.ones(2, 3, 8), torch.ones(2, 3, 8),
+                                                  is_causal=True)
