@@ -251,3 +251,31 @@ def test_one_search_field_per_page(lang):
         assert not doc.select("#pst-header .search-button-field"), f"{page.name}: a search field in the top bar"
         if page.name != "search.html":
             assert len(doc.select(".bd-sidebar-primary .search-button-field")) == 1, f"{page.name}: sidebar search"
+
+
+def test_explorer_outputs_become_html_and_a_states_file(tmp_path):
+    explorer = {"function": "f", "default": "1", "controls": [
+        {"name": "x", "label": "엑스", "kind": "range", "values": [1, 2], "labels": ["1", "2"]}],
+        "states": {"0": {"figures": ["<svg>1</svg>"], "text": "one\n"}, "1": {"figures": ["<svg>2</svg>"], "text": "two\n"}}}
+    cell = {"id": "99-001", "cell_type": "code", "metadata": {"mystnb": {"image": {"alt": "그림 설명"}}},
+            "outputs": [{"output_type": "display_data", "metadata": {},
+                         "data": {site.EXPLORER_MIME: explorer, "text/plain": "explorer(f)",
+                                  "application/vnd.jupyter.widget-view+json": {"model_id": "m"}}}]}
+    nb = site.explorer_outputs({"metadata": {"widgets": {"state": {}}}, "cells": [cell]}, "99_x", "ko", tmp_path)
+    assert "widgets" not in nb["metadata"]
+    html_text = nb["cells"][0]["outputs"][0]["data"]["text/html"]
+    assert list(nb["cells"][0]["outputs"][0]["data"]) == ["text/html"]
+    box = BeautifulSoup(html_text, "html.parser")
+    assert box.find(class_="book-explorer")["data-states"] == "_static/explorers/99_x-99-001.json"
+    assert box.find(class_="explorer-controls")["aria-label"] == "탐색기 설정"
+    slider = box.find("input", type="range")
+    assert (slider["value"], slider["max"], slider["aria-valuetext"], slider.has_attr("disabled")) == ("1", "1", "2", True)
+    assert box.find("label", attrs={"for": slider["id"]}).get_text() == "엑스"
+    assert box.find("pre").get_text() == "two\n" and box.find("img")["alt"] == "그림 설명"
+    assert unquote(box.find("img")["src"].split(",", 1)[1]) == "<svg>2</svg>"
+    assert json.loads((tmp_path / "99_x-99-001.json").read_text(encoding="utf-8")) == {
+        "controls": [["1", "2"]], "states": explorer["states"]}
+    cell["metadata"] = {}
+    cell["outputs"][0]["data"] = {site.EXPLORER_MIME: explorer}
+    with pytest.raises(site.SiteError, match=r"99_x \(ko\) cell 99-001: an explorer's figure needs alt text"):
+        site.explorer_outputs({"cells": [cell]}, "99_x", "ko", tmp_path)

@@ -265,9 +265,15 @@ EXPLORER_WORDS = {"ko": {"controls": "탐색기 설정", "output": "탐색기 �
 
 
 def explorer_notebook(src: Path, lang: str, states_dir: Path) -> str:
-    """The notebook's text for the site: each explorer output becomes HTML (explorer_html) and its states a
-    file in states_dir; the saved ipywidgets views and state go, the site draws no widget."""
+    """The text of an executed notebook for the site, its explorers turned into HTML (explorer_outputs)."""
     nb = json.loads(src.read_text(encoding="utf-8"))
+    return json.dumps(explorer_outputs(nb, src.stem, lang, states_dir), ensure_ascii=False, indent=1) + "\n"
+
+
+def explorer_outputs(nb: dict, stem: str, lang: str, states_dir: Path) -> dict:
+    """Change a notebook (as a dict, in place) for the site: each explorer output becomes HTML
+    (explorer_html) and its states the file states_dir/<stem>-<cell id>.json; the saved ipywidgets state
+    goes, the site draws no widget. The page finds the file at _static/explorers/ (EXPLORER_DIR)."""
     nb.get("metadata", {}).pop("widgets", None)
     for cell in nb.get("cells", []):
         for output in cell.get("outputs", []):
@@ -275,16 +281,16 @@ def explorer_notebook(src: Path, lang: str, states_dir: Path) -> str:
             if EXPLORER_MIME not in data:
                 continue
             explorer = data[EXPLORER_MIME]
-            name = f"{src.stem}-{cell['id']}.json"
+            name = f"{stem}-{cell['id']}.json"
             _write_if_changed(states_dir / name, json.dumps(
                 {"controls": [c["labels"] for c in explorer["controls"]], "states": explorer["states"]},
                 ensure_ascii=False, separators=(",", ":")))
             alt = ((cell.get("metadata", {}).get("mystnb") or {}).get("image") or {}).get("alt")
             if not alt:
-                raise SiteError(f"{src.relative_to(ROOT)} cell {cell['id']}: an explorer's figure needs alt text "
+                raise SiteError(f"{stem} ({lang}) cell {cell['id']}: an explorer's figure needs alt text "
                                 "('#ko alt:' and '#en alt:' lines in its source cell)")
             output["data"] = {"text/html": explorer_html(explorer, lang, alt, f"_static/{EXPLORER_DIR}/{name}", cell["id"])}
-    return json.dumps(nb, ensure_ascii=False, indent=1) + "\n"
+    return nb
 
 
 def explorer_html(explorer: dict, lang: str, alt: str, states: str, cell_id: str) -> str:
