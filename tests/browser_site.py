@@ -78,7 +78,7 @@ READY = {
     "images": "() => [...document.images].every(i => i.complete)",
 }
 
-STATES_FETCHED = """() => performance.getEntriesByType('resource').map(e => e.name).filter(n => n.includes('/_static/explorers/'))"""
+STATES_FETCHED = """() => performance.getEntriesByType('resource').map(e => e.name).filter(n => n.includes('/_explorers/'))"""
 SCROLL_TO_EXPLORERS = """async () => {
   for (const box of document.querySelectorAll('.book-explorer')) {
     box.scrollIntoView();

@@ -160,7 +160,7 @@ def test_page_shows_its_math_explorers_and_figures(visitor, rel):
     assert not broken, f"{rel}: images that did not load: {broken}"
 
 
-EXPLORER_FILES = re.compile(r"/_static/explorers/|/_vendor/explorer/")
+EXPLORER_FILES = re.compile(r"/_explorers/|/_vendor/explorer/")
 EXPLORER_GROUP = {"ko": "탐색기 설정", "en": "explorer settings"}  # the controls' group, named in the page's language
 
 
@@ -473,7 +473,7 @@ def _write_report(visitor: Visitor) -> None:
                      f"(mouse and keyboard); response to a control change (to the new figure decoded), median of 5 "
                      f"per explorer: median {ms[len(ms) // 2]:.1f} ms, slowest {ms[-1]:.1f} ms")
         for v in sorted(visits, key=lambda v: v.rel):
-            sizes = [(r[0].rsplit("/", 1)[-1], r[1]) for r in v.resources if "/_static/explorers/" in r[0]]
+            sizes = [(r[0].rsplit("/", 1)[-1], r[1]) for r in v.resources if "/_explorers/" in r[0]]
             lines += [f"  {v.rel:<44} {name:<48} {size / 1e3:6.1f} kB gzip" for name, size in sizes]
     chapters = sorted((v for v in visits if v.rel in CHAPTERS), key=lambda v: -v.bytes)
     if chapters:

@@ -204,6 +204,13 @@ def notebook_explorers(stem: str, lang: str) -> list[tuple[str, dict]]:
 EXPLORER_BUDGET = 150_000  # bytes, gzipped: what one explorer may add to its page
 
 
+def explorer_states(path: Path) -> dict:
+    """The data of an explorer's states script, `bookExplorerStates("<its file name>", {...});`."""
+    m = re.fullmatch(r'bookExplorerStates\(("[^"]+"), (.*)\);\n', path.read_text(encoding="utf-8"), re.S)
+    assert m and json.loads(m[1]) == path.name, f"{path.name} is not a states script naming itself"
+    return json.loads(m[2])
+
+
 @pytest.mark.parametrize("stem", chapter_stems())
 @pytest.mark.parametrize("lang", LANGS)
 def test_chapter_explorers_carry_the_notebooks_outputs_within_budget(stem, lang):
@@ -219,7 +226,7 @@ def test_chapter_explorers_carry_the_notebooks_outputs_within_budget(stem, lang)
     for box, (cell_id, explorer) in zip(boxes, stored, strict=True):
         states_file = page.parent / box["data-states"]
         assert states_file.is_file(), f"{page.name}: {box['data-states']} is missing"
-        states = json.loads(states_file.read_text(encoding="utf-8"))
+        states = explorer_states(states_file)
         assert states["states"] == explorer["states"], f"{page.name} {cell_id}: the states file differs from the notebook"
         assert states["controls"] == [c["labels"] for c in explorer["controls"]]
         names = [label.get_text() for label in box.select(".explorer-control > label[for], .explorer-control > legend")]
@@ -251,3 +258,30 @@ def test_one_search_field_per_page(lang):
         assert not doc.select("#pst-header .search-button-field"), f"{page.name}: a search field in the top bar"
         if page.name != "search.html":
             assert len(doc.select(".bd-sidebar-primary .search-button-field")) == 1, f"{page.name}: sidebar search"
+
+
+def test_explorer_outputs_become_html_and_a_states_file(tmp_path):
+    explorer = {"function": "f", "default": "1", "controls": [
+        {"name": "x", "label": "엑스", "kind": "range", "values": [1, 2], "labels": ["1", "2"]}],
+        "states": {"0": {"figures": ["<svg>1</svg>"], "text": "one\n"}, "1": {"figures": ["<svg>2</svg>"], "text": "two\n"}}}
+    cell = {"id": "99-001", "cell_type": "code", "metadata": {"mystnb": {"image": {"alt": "그림 설명"}}},
+            "outputs": [{"output_type": "display_data", "metadata": {},
+                         "data": {site.EXPLORER_MIME: explorer, "text/plain": "explorer(f)",
+                                  "application/vnd.jupyter.widget-view+json": {"model_id": "m"}}}]}
+    nb = site.explorer_outputs({"metadata": {"widgets": {"state": {}}}, "cells": [cell]}, "99_x", "ko", tmp_path)
+    assert "widgets" not in nb["metadata"]
+    html_text = nb["cells"][0]["outputs"][0]["data"]["text/html"]
+    assert list(nb["cells"][0]["outputs"][0]["data"]) == ["text/html"]
+    box = BeautifulSoup(html_text, "html.parser")
+    assert box.find(class_="book-explorer")["data-states"] == "_explorers/99_x-99-001.js"
+    assert box.find(class_="explorer-controls")["aria-label"] == "탐색기 설정"
+    slider = box.find("input", type="range")
+    assert (slider["value"], slider["max"], slider["aria-valuetext"], slider.has_attr("disabled")) == ("1", "1", "2", True)
+    assert box.find("label", attrs={"for": slider["id"]}).get_text() == "엑스"
+    assert box.find("pre").get_text() == "two\n" and box.find("img")["alt"] == "그림 설명"
+    assert unquote(box.find("img")["src"].split(",", 1)[1]) == "<svg>2</svg>"
+    assert explorer_states(tmp_path / "99_x-99-001.js") == {"controls": [["1", "2"]], "states": explorer["states"]}
+    cell["metadata"] = {}
+    cell["outputs"][0]["data"] = {site.EXPLORER_MIME: explorer}
+    with pytest.raises(site.SiteError, match=r"99_x \(ko\) cell 99-001: an explorer's figure needs alt text"):
+        site.explorer_outputs({"cells": [cell]}, "99_x", "ko", tmp_path)

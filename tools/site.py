@@ -211,7 +211,7 @@ def offline_assets() -> dict:
     # to the site root, where assemble() puts one _vendor/ folder shared by both languages.
     return {
         "mathjax_path": "../../_vendor/mathjax/tex-chtml.js",
-        # No page shows a saved ipywidgets view (explorers are plain HTML, see explorer_notebook), so no
+        # No page shows a saved ipywidgets view (explorers are plain HTML, see explorer_outputs), so no
         # page needs the widget manager; nothing would load it, and this keeps myst-nb from naming one.
         "nb_ipywidgets_js": {},
     }
@@ -250,10 +250,11 @@ def stage(lang: str) -> Path:
     toc = pick(load_yaml(ROOT / "_toc.yml"), lang)
     wanted = page_sources(lang)
     config = config_for(lang)  # before writing anything: fails when a student notebook is missing
+    shutil.rmtree(out / EXPLORER_DIR, ignore_errors=True)  # rewritten below, none left stale
     for name, src in wanted.items():
         if name.endswith(".ipynb"):  # a chapter page (site_page): its explorers become HTML
-            _write_if_changed(out / name, explorer_notebook(src, name.removesuffix(".ipynb"), lang,
-                                                            out / "_static" / EXPLORER_DIR))
+            nb = explorer_outputs(json.loads(src), name.removesuffix(".ipynb"), lang, out / EXPLORER_DIR)
+            _write_if_changed(out / name, json.dumps(nb, ensure_ascii=False, indent=1) + "\n")
         elif isinstance(src, Path):
             _copy_if_changed(src, out / name)
         else:
@@ -264,7 +265,7 @@ def stage(lang: str) -> Path:
                 _copy_if_changed(src, out / name / src.relative_to(folder))
     _write_if_changed(out / "_config.yml", yaml.safe_dump(config, allow_unicode=True, sort_keys=False))
     _write_if_changed(out / "_toc.yml", yaml.safe_dump(toc, allow_unicode=True, sort_keys=False))
-    keep = set(wanted) | {"_config.yml", "_toc.yml", "_build"} | set(STAGED_DIRS)
+    keep = set(wanted) | {"_config.yml", "_toc.yml", "_build", EXPLORER_DIR} | set(STAGED_DIRS)
     for stale in out.iterdir():
         if stale.name not in keep:
             shutil.rmtree(stale) if stale.is_dir() else stale.unlink()
@@ -273,19 +274,19 @@ def stage(lang: str) -> Path:
 
 # Explorers (book/chapters/_explorer_helper.py): a notebook cell that calls explorer() stores, beside the
 # live ipywidgets view for Jupyter and Colab, the output of every setting of its controls under this
-# MIME type. The site has no kernel: explorer_notebook() turns that output into plain HTML controls and
-# the first setting's output, and writes every setting to a file of the page's _static/explorers/, which
-# book/assets/explorer.js fetches when the explorer nears the screen and switches between.
+# MIME type. The site has no kernel: explorer_outputs() turns that output into plain HTML controls and
+# the first setting's output, and writes every setting to a script in the language's _explorers/ (assemble()
+# copies it beside the pages), which book/assets/explorer.js loads when the explorer nears the screen.
 EXPLORER_MIME = "application/vnd.book.explorer+json"
-EXPLORER_DIR = "explorers"
+EXPLORER_DIR = "_explorers"  # in each language's stage and site; not _static, whose scripts every page loads
 EXPLORER_WORDS = {"ko": {"controls": "탐색기 설정", "output": "탐색기 출력"},
                   "en": {"controls": "explorer settings", "output": "explorer output"}}
 
 
-def explorer_notebook(text: str, stem: str, lang: str, states_dir: Path) -> str:
-    """A chapter page's notebook text for the site: each explorer output becomes HTML (explorer_html) and its
-    states a file in states_dir; the saved ipywidgets views and state go, the site draws no widget."""
-    nb = json.loads(text)
+def explorer_outputs(nb: dict, stem: str, lang: str, states_dir: Path) -> dict:
+    """Change a notebook (as a dict, in place) for the site: each explorer output becomes HTML
+    (explorer_html) and its states the script states_dir/<stem>-<cell id>.js; the saved ipywidgets state
+    goes, the site draws no widget. The page finds the file in its folder's EXPLORER_DIR."""
     nb.get("metadata", {}).pop("widgets", None)
     for cell in nb.get("cells", []):
         for output in cell.get("outputs", []):
@@ -293,16 +294,22 @@ def explorer_notebook(text: str, stem: str, lang: str, states_dir: Path) -> str:
             if EXPLORER_MIME not in data:
                 continue
             explorer = data[EXPLORER_MIME]
-            name = f"{stem}-{cell['id']}.json"
-            _write_if_changed(states_dir / name, json.dumps(
-                {"controls": [c["labels"] for c in explorer["controls"]], "states": explorer["states"]},
-                ensure_ascii=False, separators=(",", ":")))
+            name = f"{stem}-{cell['id']}.js"
+            _write_if_changed(states_dir / name, explorer_states_script(name, explorer))
             alt = ((cell.get("metadata", {}).get("mystnb") or {}).get("image") or {}).get("alt")
             if not alt:
-                raise SiteError(f"notebooks/{lang}/{stem}.ipynb cell {cell['id']}: an explorer's figure needs alt text "
+                raise SiteError(f"{stem} ({lang}) cell {cell['id']}: an explorer's figure needs alt text "
                                 "('#ko alt:' and '#en alt:' lines in its source cell)")
-            output["data"] = {"text/html": explorer_html(explorer, lang, alt, f"_static/{EXPLORER_DIR}/{name}", cell["id"])}
-    return json.dumps(nb, ensure_ascii=False, indent=1) + "\n"
+            output["data"] = {"text/html": explorer_html(explorer, lang, alt, f"{EXPLORER_DIR}/{name}", cell["id"])}
+    return nb
+
+
+def explorer_states_script(name: str, explorer: dict) -> str:
+    """The states file: a script (not a JSON file to fetch, which browsers refuse on a page opened from
+    file://) that hands every setting's output, and the controls' value labels, to book/assets/explorer.js."""
+    data = json.dumps({"controls": [c["labels"] for c in explorer["controls"]], "states": explorer["states"]},
+                      ensure_ascii=False, separators=(",", ":"))
+    return f"bookExplorerStates({json.dumps(name)}, {data});\n"
 
 
 def explorer_html(explorer: dict, lang: str, alt: str, states: str, cell_id: str) -> str:
@@ -420,6 +427,8 @@ def assemble(results: list[dict]) -> None:
     tmp.mkdir(parents=True)
     for r in results:
         shutil.copytree(r["html"], tmp / r["lang"], ignore=shutil.ignore_patterns(*THEME_MACROS))
+        if (STAGE / r["lang"] / EXPLORER_DIR).is_dir():  # the explorers' states, beside the pages that load them
+            shutil.copytree(STAGE / r["lang"] / EXPLORER_DIR, tmp / r["lang"] / EXPLORER_DIR)
         for stem, src in student_notebooks(r["lang"]).items():  # the chapter pages' student downloads
             _copy_if_changed(src, tmp / r["lang"] / STUDENT_SITE_DIR / f"{stem}.ipynb")
             # the download button offers the page's source: the notebook readers open (plain Markdown),

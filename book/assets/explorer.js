@@ -1,7 +1,7 @@
 // The book's explorers on the web page, where no kernel runs. Each explorer is an HTML block written by
 // tools/site.py (explorer_html): controls named as in the notebook, and the output of the first setting.
-// When a block comes within WITHIN of the screen, this fetches the file of outputs that the notebook's
-// Python computed for every setting of the controls (tools/site.py, explorer_notebook), enables the
+// When a block comes within WITHIN of the screen, this loads the file of outputs that the notebook's
+// Python computed for every setting of the controls (tools/site.py, explorer_outputs), enables the
 // controls, and from then on shows, for the setting the reader picks, exactly that stored output:
 // nothing is computed here, so the page shows what the notebook shows.
 (function () {
@@ -53,23 +53,34 @@
     box.dataset.shown = key;
   }
 
+  // The states file is a script calling bookExplorerStates(name, data) (tools/site.py,
+  // explorer_states_script): a script loads from a page opened as a file, where fetch() is refused.
+  var waiting = {}; // file name -> the explorers waiting for it
+  window.bookExplorerStates = function (name, data) {
+    (waiting[name] || []).forEach(function (box) { ready(box, data); });
+    delete waiting[name];
+  };
+
+  function ready(box, data) {
+    var controls = controlsOf(box);
+    controls.forEach(function (c) {
+      [].forEach.call(c.inputs, function (input) {
+        input.disabled = false;
+        input.addEventListener(input.type === "range" ? "input" : "change", function () { show(box, data, controls); });
+      });
+    });
+    box.dataset.ready = "";
+  }
+
   function start(box) {
-    fetch(box.dataset.states)
-      .then(function (r) {
-        if (!r.ok) throw new Error(r.status + " " + r.statusText);
-        return r.json();
-      })
-      .then(function (data) {
-        var controls = controlsOf(box);
-        controls.forEach(function (c) {
-          [].forEach.call(c.inputs, function (input) {
-            input.disabled = false;
-            input.addEventListener(input.type === "range" ? "input" : "change", function () { show(box, data, controls); });
-          });
-        });
-        box.dataset.ready = "";
-      })
-      .catch(function (error) { console.error("explorer: could not load " + box.dataset.states + ": " + error); });
+    var src = box.dataset.states;
+    var name = src.replace(/^.*\//, "");
+    if (waiting[name]) { waiting[name].push(box); return; }
+    waiting[name] = [box];
+    var script = document.createElement("script");
+    script.src = src;
+    script.onerror = function () { console.error("explorer: could not load " + src); };
+    document.head.appendChild(script);
   }
 
   var observer = new IntersectionObserver(function (entries) {
