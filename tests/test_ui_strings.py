@@ -62,3 +62,14 @@ def test_dropdown_buttons_are_labelled_in_the_pages_language(stem):
     assert len(relabel) == 1 and '"숨긴 내용 펼치기/접기"' in relabel[0]
     assert RELABEL not in en, "English pages keep togglebutton's own English label"
     assert 'aria-label="Toggle hidden content"' not in ko, "myst-nb's hidden-input label must be translated too"
+
+
+def test_folded_code_cells_are_named_by_their_visible_words_in_the_pages_language():
+    """myst-nb's hide-input <summary> carried aria-label "Toggle hidden content" over the visible "Show code
+    cell source" (axe: label-content-name-mismatch), in English on Korean pages too. Now its name is its text."""
+    folded = {lang: re.findall(r'<details class="admonition hide[^"]*">\s*<summary([^>]*)>\s*<p class="collapsed '
+                               r'admonition-title">([^<]*)</p>', "".join(page(lang, f"{stem}.html") for stem in chapter_stems()))
+              for lang in ("ko", "en")}
+    assert folded["ko"] and len(folded["ko"]) == len(folded["en"]), "no folded code cell to check"
+    assert {text for _, text in folded["ko"]} == {"코드 보기"} and {text for _, text in folded["en"]} == {"Show code"}
+    assert all("aria-label" not in attrs for lang in folded for attrs, _ in folded[lang])

@@ -50,6 +50,7 @@ EXTENSIONS = ["sphinx_togglebutton", "sphinx_copybutton", "myst_nb", "jupyter_bo
               "sphinx_exercise", "book_i18n", "book_a11y"]
 VENDOR = ROOT / "node_modules"
 GENERATED = {"glossary"}  # pages written from data by this module
+FOLDED_CELL_PROMPTS = {"ko": ("코드 보기", "코드 접기"), "en": ("Show code", "Hide code")}
 # The folder of each language's site that holds the chapters' student notebooks (Sphinx writes none of
 # its own output there; the underscore keeps it apart from the pages, like _static and _sources).
 STUDENT_SITE_DIR = "_student"
@@ -194,6 +195,8 @@ def config_for(lang: str) -> dict:
     sphinx.setdefault("html_context", {}).update(
         {"book_lang": lang, "twin_lang": other, "twin_name": langs[other]["name"],
          "book_description": own["description"], "student_notebooks": students})
+    # the words of a folded code cell (hide-input): myst-nb's English default on Korean pages otherwise
+    sphinx["nb_code_prompt_show"], sphinx["nb_code_prompt_hide"] = FOLDED_CELL_PROMPTS[lang]
     options = sphinx.setdefault("html_theme_options", {})
     options["article_header_end"] = ["twin-link.html", "student-notebook.html", "article-header-buttons.html"]
     options["search_bar_text"] = own["search_bar_text"]

@@ -24,7 +24,6 @@ translation is the msgid "Toggle hidden content" of the ``sphinx`` domain
 from __future__ import annotations
 
 import gettext
-import html
 import json
 from pathlib import Path
 
@@ -99,10 +98,12 @@ def _togglebutton_label(app) -> None:
 
 
 def _visit_hidden_input(self, node) -> None:
+    """myst-nb's folded cell (hide-input): its <summary> shows "Show code cell source" but is named
+    "Toggle hidden content", a name that does not contain the visible words (axe: label-content-name-
+    mismatch). Without the aria-label its name is the visible prompt, which config_for translates."""
     start = len(self.body)
     visit_HideCellInput(self, node)
-    label = f'aria-label="{html.escape(str(_("Toggle hidden content")))}"'
-    self.body[start:] = [part.replace(HIDDEN_LABEL, label) for part in self.body[start:]]
+    self.body[start:] = [part.replace(" " + HIDDEN_LABEL, "") for part in self.body[start:]]
 
 
 def setup(app):
