@@ -202,7 +202,7 @@ class Chapter:
         elif "explorer-helper" in cell.flags:
             text = exercise_helper(lang, EXPLORER_HELPER)
         elif "setup" in cell.flags:
-            text = setup_code(lang)
+            text = setup_code(lang, imported_modules(self.cells))
         else:
             text = cell.text(lang)
         new = nbformat.v4.new_code_cell(text, id=cell_id)
@@ -383,15 +383,40 @@ def book_links() -> dict:
     return {"site": site, "colab": colab, "titles": {lang: root["languages"][lang]["title"] for lang in LANGS}}
 
 
-def setup_code(lang: str) -> str:
-    """The set-up cell: installs the Hangul font package in Colab, at the version requirements.txt pins,
-    and defines expect_error for the cells that fail on purpose."""
-    pins = dict(re.findall(r"^([\w.-]+)==(\S+)", (ROOT / "requirements.txt").read_text(encoding="utf-8"), re.MULTILINE))
-    if "koreanize-matplotlib" not in pins:
-        raise SourceError("requirements.txt pins no koreanize-matplotlib; the Colab set-up cell installs that version")
+# Packages the Colab set-up line installs at the version requirements.txt pins: the Hangul font package
+# always, and any other the chapter imports that Colab may lack or ship in another version.
+# import name -> package name
+COLAB_INSTALLS = {"koreanize_matplotlib": "koreanize-matplotlib", "transformers": "transformers"}
+
+
+def setup_code(lang: str, imports: set[str] = frozenset()) -> str:
+    """The set-up cell: in Colab, installs the Hangul font package and the chapter's other COLAB_INSTALLS
+    (`imports`: the top-level modules the chapter imports) at the versions requirements.txt pins, and
+    defines expect_error for the cells that fail on purpose."""
+    pins = {name.lower(): version for name, version in
+            re.findall(r"^([\w.-]+)==(\S+)", (ROOT / "requirements.txt").read_text(encoding="utf-8"), re.MULTILINE)}
+    wanted = ["koreanize_matplotlib"] + sorted(set(imports) & set(COLAB_INSTALLS) - {"koreanize_matplotlib"})
+    packages = []
+    for module in wanted:
+        package = COLAB_INSTALLS[module]
+        if package not in pins:
+            raise SourceError(f"requirements.txt pins no {package}; the Colab set-up cell installs that version")
+        packages.append(f"{package}=={pins[package]}")
     cell = Cell("code", 1, SETUP.read_text(encoding="utf-8").splitlines())
     _check_alternatives(SETUP, cell)
-    return cell.text(lang).replace("KOREANIZE_VERSION", pins["koreanize-matplotlib"])
+    return cell.text(lang).replace("COLAB_PACKAGES", " ".join(packages))
+
+
+def imported_modules(cells: list[Cell]) -> set[str]:
+    """The top-level modules that the chapter's code cells import."""
+    found = set()
+    for cell in cells:
+        if cell.kind == "code":
+            for line in cell.lines:
+                m = re.match(r"^\s*(?:from|import)\s+([A-Za-z_]\w*)", line)
+                if m:
+                    found.add(m[1])
+    return found
 
 
 def exercise_helper(lang: str, path: Path = EXERCISE_HELPER) -> str:

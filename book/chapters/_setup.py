@@ -1,13 +1,13 @@
 #ko| #@title 준비 셀: 한글 글꼴과 일부러 내는 오류를 위한 도우미 (먼저 실행하세요)
 #en| #@title Set-up: a Hangul font and a helper for errors shown on purpose (run it first)
-#ko: Colab에서는 그림에 한글을 쓰기 위한 글꼴 패키지를 설치하고, 일부러 오류를 내는 셀에 쓰는 도우미를 정의합니다.
-#en: In Colab, install the font package that lets figures show Hangul, and define expect_error for the cells that fail on purpose.
+#ko: Colab에서는 그림에 한글을 쓰기 위한 글꼴 패키지(와 이 장이 쓰는 버전의 패키지)를 설치하고, 일부러 오류를 내는 셀에 쓰는 도우미를 정의합니다.
+#en: In Colab, install the font package that lets figures show Hangul (and the versions this chapter needs), and define expect_error for the cells that fail on purpose.
 import sys
 
 from IPython import get_ipython
 
 if "google.colab" in sys.modules:
-    !pip install --quiet koreanize-matplotlib==KOREANIZE_VERSION
+    !pip install --quiet COLAB_PACKAGES
 
 
 class expect_error:
