@@ -108,17 +108,23 @@ FACTS = r"""async () => {
       alt: i.getAttribute('alt'), loaded: i.complete && i.naturalWidth > 0,
       content: !!(article && article.contains(i)),
     })),
-    // the launch button's Colab link (the student-notebook menu has one of its own, read below)
+    // the Colab links to the full notebook (the notebook menu's student item is read below)
     colab: [...document.querySelectorAll('a[href*="colab.research.google.com"]')]
-      .filter(a => !a.closest('.dropdown-student-notebook')).map(a => a.href),
-    student: [...document.querySelectorAll('.dropdown-student-notebook')].map(m => {
+      .filter(a => !a.href.includes('/student/')).map(a => a.href),
+    // the header's notebook menu: per notebook (student, full), its name and its two items
+    notebooks: [...document.querySelectorAll('.dropdown-notebooks')].map(m => {
       const text = e => e ? e.textContent.replace(/\s+/g, ' ').trim() : null;
-      const download = m.querySelector('a[download]');
-      const colab = m.querySelector('a[href*="colab.research.google.com"]');
+      const item = a => a && {href: a.href, text: text(a), name: a.getAttribute('aria-label')};
       return {inHeader: !!m.closest('.bd-header-article'), label: text(m.querySelector('button.dropdown-toggle')),
-              download: download && {href: download.href, text: text(download)},
-              colab: colab && {href: colab.href, text: text(colab)}};
+              names: [...m.querySelectorAll('.dropdown-header')].map(text),
+              student: {download: item(m.querySelector('a.notebooks-student-download[download]')),
+                        colab: item(m.querySelector('a.notebooks-student-colab'))},
+              full: {download: item(m.querySelector('a.notebooks-full-download[download]')),
+                     colab: item(m.querySelector('a.notebooks-full-colab'))}};
     }),
+    licence: (() => { const l = document.querySelector('footer .book-licence');
+                      return l && {text: l.textContent.replace(/\s+/g, ' ').trim(), shown: l.getBoundingClientRect().height > 0,
+                                   links: [...l.querySelectorAll('a[rel~="license"]')].map(a => a.href)}; })(),
     resources: entries.map(e => [e.name, e.encodedBodySize || 0, e.decodedBodySize || 0]),
   };
 }"""
@@ -164,15 +170,66 @@ SCROLL_TO = """(selector) => {
 }"""
 SHOTS = {"top": None, "code": "article pre", "table": "article table", "widget": "article .widget-subarea"}
 
-# At phone width, with a chapter's student-notebook menu opened by a click: where its button and its
-# menu are, and whether the menu shows.
-STUDENT_MENU = ".dropdown-student-notebook"
+# At phone width, with a chapter's notebook menu opened by a click: where its button and its menu are,
+# and whether the menu shows.
+STUDENT_MENU = ".dropdown-notebooks"
 STUDENT_MENU_FACTS = """(selector) => {
   const menu = document.querySelector(selector);
   const box = e => { const r = e.getBoundingClientRect();
                      return {left: r.left, right: r.right, top: r.top, bottom: r.bottom, shown: r.width > 0 && r.height > 0}; };
   return {width: window.innerWidth, expanded: menu.querySelector('.dropdown-toggle').getAttribute('aria-expanded'),
           toggle: box(menu.querySelector('.dropdown-toggle')), menu: box(menu.querySelector('.dropdown-menu'))};
+}"""
+
+# The article header (its buttons and links) at a phone width: each visible item's box and name, whether
+# any ends outside the screen or overlaps its neighbour, and how much room is left between the two ends.
+HEADER_FACTS = r"""() => {
+  const header = document.querySelector('.bd-header-article');
+  if (!header) return null;
+  const shown = e => { const r = e.getBoundingClientRect(); return r.width > 0 && r.height > 0 && getComputedStyle(e).visibility !== 'hidden'; };
+  const items = [...header.querySelectorAll('a.btn, button.btn, .dropdown > button')].filter(shown)
+    .filter((e, i, all) => !all.some(o => o !== e && o.contains(e)));
+  const boxes = items.map(e => { const r = e.getBoundingClientRect();
+    return {name: (e.getAttribute('aria-label') || e.textContent).replace(/\s+/g, ' ').trim(),
+            text: e.textContent.replace(/\s+/g, ' ').trim(), left: r.left, right: r.right}; })
+    .sort((a, b) => a.left - b.left);
+  const overlaps = boxes.slice(1).filter((b, i) => b.left < boxes[i].right - 0.5).map(b => b.name);
+  const outside = boxes.filter(b => b.left < -0.5 || b.right > window.innerWidth + 0.5).map(b => b.name);
+  const start = header.querySelector('.header-article-items__start'), end = header.querySelector('.header-article-items__end');
+  const used = [...end.querySelectorAll('a.btn, button.btn, .dropdown > button')].filter(shown);
+  const endLeft = Math.min(...used.map(e => e.getBoundingClientRect().left));
+  return {width: window.innerWidth, items: boxes, overlaps, outside,
+          scrolls: header.scrollWidth > header.clientWidth + 1,
+          room: Math.round(endLeft - (start ? start.getBoundingClientRect().right : 0))};
+}"""
+HEADER_WIDTHS = (390, 360)
+
+# Korean text at the narrowest phone width: every run of Hangul syllables (a word, or a word's stem before
+# punctuation) of the article (headings, paragraphs, lists, table cells, captions) that fits on a line
+# must sit on one line; a word split across two lines is listed with its element.
+KOREAN_BREAKS = """() => {
+  const article = document.querySelector('article.bd-article');
+  if (!article) return {checked: 0, split: []};
+  const walker = document.createTreeWalker(article, NodeFilter.SHOW_TEXT, {acceptNode: n =>
+    n.parentElement.closest('pre, script, style, .katex, mjx-container, .highlight, .cell_output') ? NodeFilter.FILTER_REJECT
+      : NodeFilter.FILTER_ACCEPT});
+  let checked = 0; const split = [];
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    for (const m of node.data.matchAll(/[\uAC00-\uD7A3]{2,}/g)) {
+      const range = document.createRange();
+      range.setStart(node, m.index); range.setEnd(node, m.index + m[0].length);
+      const rects = [...range.getClientRects()].filter(r => r.width > 0);
+      if (!rects.length) continue;
+      checked += 1;
+      const lines = new Set(rects.map(r => Math.round(r.top)));
+      if (lines.size > 1) {
+        const where = node.parentElement.closest('h1, h2, h3, h4, td, th, li, p, figcaption, dt, dd') || node.parentElement;
+        split.push(`${m[0]} in <${where.tagName.toLowerCase()}>`);
+      }
+    }
+  }
+  return {checked, split: split.slice(0, 10), count: split.length,
+          wordBreak: getComputedStyle(article).wordBreak, overflowWrap: getComputedStyle(article).overflowWrap};
 }"""
 
 
@@ -278,14 +335,14 @@ class Visitor:
         return v, page
 
     def _open_student_menu(self, v: Visit, page, stem: str) -> None:
-        """Open the student-notebook menu with a click at phone width, note where it shows, close it."""
+        """Open the notebook menu with a click at phone width, note where it shows, close it."""
         try:
             page.click(f"{STUDENT_MENU} .dropdown-toggle", timeout=5_000)
             page.evaluate(SETTLED)
             v.phone["student"] = page.evaluate(STUDENT_MENU_FACTS, STUDENT_MENU)
             if v.rel in self.screenshot_pages:
                 self.screenshot_dir.mkdir(parents=True, exist_ok=True)
-                path = self.screenshot_dir / f"{stem}-phone-student-menu.png"
+                path = self.screenshot_dir / f"{stem}-phone-notebook-menu.png"
                 page.screenshot(path=str(path), animations="disabled")
                 v.screenshots.append(str(path))
             page.keyboard.press("Escape")
@@ -308,8 +365,17 @@ class Visitor:
             page.set_viewport_size(PHONE)
             page.evaluate(SETTLED)
             v.phone = page.evaluate(PHONE_FACTS)
+            v.phone["header"] = {}
+            for width in HEADER_WIDTHS:
+                page.set_viewport_size({**PHONE, "width": width})
+                page.evaluate(SETTLED)
+                v.phone["header"][width] = page.evaluate(HEADER_FACTS)
+                if width == min(HEADER_WIDTHS) and v.dom.get("lang") == "ko":
+                    v.phone["korean"] = page.evaluate(KOREAN_BREAKS)
+            page.set_viewport_size(PHONE)
+            page.evaluate(SETTLED)
             stem = v.rel.replace("/", "-").removesuffix(".html")
-            if v.dom.get("student"):
+            if v.dom.get("notebooks"):
                 self._open_student_menu(v, page, stem)
             if v.rel in self.screenshot_pages:
                 self.screenshot_dir.mkdir(parents=True, exist_ok=True)

@@ -3,8 +3,9 @@ served on 127.0.0.1 and loaded in Debian's chromium (Playwright from pip drives 
 downloaded). Each page must load without a console error or a failed request, reach nothing beyond
 127.0.0.1, be in its language and link to its twin, show its math, widgets and figures, describe every
 figure in alt text, pass axe-core without a serious or critical violation, fit a 390 px phone screen,
-and (chapters) open its own notebook in Colab and offer its student notebook, to download from the site
-or to open in Colab (other pages offer none). The internal links and anchors of the whole site are
+and (chapters) open its own notebook in Colab and offer its student and full notebooks, each named, to
+download from the site or to open in Colab (other pages offer none); show the licences in the footer; keep
+the header whole at 390 and 360 px; break Korean lines between words; keep the section when switching language. The internal links and anchors of the whole site are
 checked without the browser.
 
 Without /usr/bin/chromium and a Hangul font these tests skip, saying what to install; with
@@ -212,43 +213,45 @@ def test_chapter_page_opens_its_own_notebook_in_colab(visitor, rel):
     assert (ROOT / notebook).is_file()
 
 
-# the student-notebook menu: its button, then its two items, in the page's language
-STUDENT_MENU = {"ko": ("학생용 노트북", "내려받기 (.ipynb)", "Colab에서 열기"),
-                "en": ("Student notebook", "Download (.ipynb)", "Open in Colab")}
+# the notebook menu: its button, each notebook's name (student first), then each notebook's two items
+NOTEBOOK_MENU = {"ko": ("노트북", ["학생용 노트북 (풀이 없음)", "전체 노트북 (풀이 포함)"], "내려받기 (.ipynb)", "Colab에서 열기"),
+                 "en": ("Notebooks", ["Student notebook (no solutions)", "Full notebook (with solutions)"],
+                        "Download (.ipynb)", "Open in Colab")}
 
 
 @pytest.mark.parametrize("rel", PAGES)
 def test_only_chapter_pages_offer_a_student_notebook(visitor, rel):
-    menus = visitor.visit(rel).dom["student"]
+    menus = visitor.visit(rel).dom["notebooks"]
     if rel in CHAPTERS:
-        assert len(menus) == 1, f"{rel}: {len(menus)} student-notebook menus"
+        assert len(menus) == 1, f"{rel}: {len(menus)} notebook menus"
     else:
-        assert menus == [], f"{rel} is not a chapter, but has a student-notebook menu: {menus}"
+        assert menus == [], f"{rel} is not a chapter, but has a notebook menu: {menus}"
 
 
 @pytest.mark.parametrize("rel", CHAPTERS)
-def test_chapter_page_offers_its_student_notebook(visitor, rel):
-    """The header's menu, in the page's language, downloads student/<lang>/<stem>.ipynb as served by the site
-    (the same bytes) or opens that file of the configured repository and branch in Colab; at phone width a
-    click opens it inside the screen."""
+def test_chapter_page_offers_its_student_and_full_notebooks(visitor, rel):
+    """The header's menu, in the page's language, names the student notebook (no solutions) and the full notebook
+    (with them) and, for each, downloads student/<lang>/<stem>.ipynb or notebooks/<lang>/<stem>.ipynb as served
+    by the site (the same bytes) or opens that file of the configured repository and branch in Colab; at phone
+    width a click opens it inside the screen."""
     v = visitor.visit(rel)
     lang, stem = Path(rel).parts[0], Path(rel).stem
-    (menu,) = v.dom["student"]
-    label, download_text, colab_text = STUDENT_MENU[lang]
-    assert menu["inHeader"] and menu["label"] == label, f"{rel}: student-notebook menu {menu}"
-    student = ROOT / "student" / lang / f"{stem}.ipynb"
-    assert student.is_file(), f"{student.relative_to(ROOT)} is missing: run 'make student'"
-
-    download = menu["download"]
-    assert download and download["text"] == download_text, f"{rel}: download item {download}"
-    assert download["href"].startswith(f"{visitor.base}{lang}/"), f"{rel}: {download['href']} is outside the site's {lang}/"
-    with urllib.request.urlopen(download["href"], timeout=10) as response:  # the test's own server, 127.0.0.1
-        assert response.read() == student.read_bytes(), f"{rel}: {download['href']} is not {student.relative_to(ROOT)}"
-
+    (menu,) = v.dom["notebooks"]
+    label, names, download_text, colab_text = NOTEBOOK_MENU[lang]
+    assert menu["inHeader"] and menu["label"] == label and menu["names"] == names, f"{rel}: notebook menu {menu}"
     repo = urlsplit(CONFIG["repository"]["url"]).path.strip("/")
-    expected = (f"{CONFIG['launch_buttons']['colab_url']}/github/{repo}/blob/{CONFIG['repository']['branch']}/"
-                f"student/{lang}/{stem}.ipynb")
-    assert menu["colab"] == {"href": expected, "text": colab_text}, f"{rel}: Colab item {menu['colab']}"
+    for kind, folder, name in (("student", "student", names[0]), ("full", "notebooks", names[1])):
+        source = ROOT / folder / lang / f"{stem}.ipynb"
+        assert source.is_file(), f"{source.relative_to(ROOT)} is missing"
+        download, colab = menu[kind]["download"], menu[kind]["colab"]
+        assert download and download["text"] == download_text and download["name"] == f"{name}: {download_text}", \
+            f"{rel}: {kind} download item {download}"
+        assert download["href"].startswith(f"{visitor.base}{lang}/"), f"{rel}: {download['href']} is outside the site's {lang}/"
+        with urllib.request.urlopen(download["href"], timeout=10) as response:  # the test's own server, 127.0.0.1
+            assert response.read() == source.read_bytes(), f"{rel}: {download['href']} is not {source.relative_to(ROOT)}"
+        expected = (f"{CONFIG['launch_buttons']['colab_url']}/github/{repo}/blob/{CONFIG['repository']['branch']}/"
+                    f"{folder}/{lang}/{stem}.ipynb")
+        assert colab == {"href": expected, "text": colab_text, "name": f"{name}: {colab_text}"}, f"{rel}: {kind} Colab item {colab}"
 
     phone = v.phone.get("student") or {}
     assert "error" not in phone, f"{rel}: the menu could not be opened at phone width: {phone.get('error')}"
@@ -256,6 +259,79 @@ def test_chapter_page_offers_its_student_notebook(visitor, rel):
     for part in ("toggle", "menu"):
         box = phone[part]
         assert 0 <= box["left"] and box["right"] <= phone["width"], f"{rel}: at {phone['width']} px the {part} is at {box}"
+
+
+@pytest.mark.parametrize("rel", [r for r in PAGES if r != "index.html"])
+def test_phone_header_fits_and_names_the_notebooks(visitor, rel):
+    """At 390 and 360 px the article header shows every item whole, none over another and none cut off at the
+    screen's edge; a chapter's notebook menu shows its name in words, in the page's language."""
+    for width, header in visitor.visit(rel).phone["header"].items():
+        assert header is not None, f"{rel}: no article header"
+        assert not header["outside"] and not header["overlaps"] and not header["scrolls"], f"{rel} at {width} px: {header}"
+        assert header["room"] >= 0, f"{rel} at {width} px: the header's two ends overlap: {header}"
+        if rel in CHAPTERS:
+            label = NOTEBOOK_MENU[lang_of(rel)][0]
+            assert label in [item["text"] for item in header["items"]], f"{rel} at {width} px: {header['items']}"
+
+
+LICENCE = {"ko": "글과 그림: CC BY 4.0. 코드: MIT.", "en": "Text and figures: CC BY 4.0. Code: MIT."}
+
+
+@pytest.mark.parametrize("rel", [r for r in PAGES if r != "index.html"])
+def test_page_footer_shows_the_licences(visitor, rel):
+    licence = visitor.visit(rel).dom["licence"]
+    assert licence and licence["shown"], f"{rel}: no licence in the footer"
+    assert licence["text"] == LICENCE[lang_of(rel)], f"{rel}: {licence}"
+    assert len(licence["links"]) == 2 and any("creativecommons.org/licenses/by/4.0" in h for h in licence["links"])
+
+
+@pytest.mark.parametrize("rel", [r for r in PAGES if lang_of(r) == "ko" and Path(r).name not in ("genindex.html", "search.html")])
+def test_korean_breaks_lines_between_words(visitor, rel):
+    """Korean pages wrap between words (word-break: keep-all; overflow-wrap for a token longer than the line):
+    at 360 px no Korean word of the article, headings and table cells included, is split across two lines."""
+    korean = visitor.visit(rel).phone.get("korean")
+    assert korean, f"{rel}: the Korean text was not measured"
+    assert korean["wordBreak"] == "keep-all" and korean["overflowWrap"] == "break-word", f"{rel}: {korean}"
+    assert korean["checked"] > 20, f"{rel}: only {korean['checked']} Korean words found"
+    assert korean["count"] == 0, f"{rel}: {korean['count']} Korean words split across lines at 360 px, e.g. {korean['split']}"
+
+
+TWIN_SECTION = {"ko/05_scaled_dot_product.html": "ch05-masks", "en/03_split_vs_chunk.html": "ch03-exercises"}
+
+
+@pytest.mark.parametrize("rel, section", sorted(TWIN_SECTION.items()))
+@pytest.mark.parametrize("how", ["anchor", "scrolled"])
+def test_twin_link_keeps_the_section(visitor, rel, section, how):
+    """Following the link to the other language from a section (reached by its anchor, or by scrolling to it)
+    opens the twin page at the same section."""
+    if rel not in PAGES:
+        pytest.fail(f"{rel} is not in the site; update TWIN_SECTION")
+    page = visitor.context.new_page()
+    try:
+        page.set_viewport_size({"width": 390, "height": 844})
+        if how == "anchor":
+            page.goto(f"{visitor.base}{rel}#{section}", wait_until="load")
+        else:
+            page.goto(f"{visitor.base}{rel}", wait_until="load")
+            # once the page's layout is final (fonts; MathJax while the site used it), the section's heading
+            # just under the sticky header, where a reader's scrolling brings it
+            page.evaluate("async () => { await document.fonts.ready; if (window.MathJax && MathJax.startup) "
+                          "await MathJax.startup.promise; }")
+            page.evaluate("(id) => { const e = document.getElementById(id); "
+                          "const h = e.matches('section') ? e.querySelector('h1, h2, h3, h4') : e.nextElementSibling; "
+                          "const top = document.querySelector('.bd-header-article').getBoundingClientRect().bottom + 12; "
+                          "window.scrollTo({top: h.getBoundingClientRect().top + scrollY - top, behavior: 'instant'}); }", section)
+            page.wait_for_timeout(200)
+        # a tap where the link shows (Playwright's page.click would first scroll the sticky header's link
+        # "into view", moving the page up by half a screen)
+        box = page.locator("a.twin-link").bounding_box()
+        with page.expect_navigation():
+            page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        other = next(x for x in LANGS if x != lang_of(rel))
+        assert page.url == f"{visitor.base}{other}/{Path(rel).name}#{section}", page.url
+        assert page.evaluate("(id) => !!document.getElementById(id)", section)
+    finally:
+        page.close()
 
 
 @pytest.mark.parametrize("rel", sorted(SCREENSHOT_PAGES) or ["(no chapter page)"])
