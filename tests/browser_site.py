@@ -68,11 +68,9 @@ class Visit:
         return [v for v in self.axe if v["impact"] in ("serious", "critical") and v["id"] not in allowed]
 
 
-# Rendering is done when MathJax has started, every saved widget view is drawn and every image has
-# loaded or failed. Each check is named so that a page that never gets there says which one.
+# Rendering is done when every saved widget view is drawn and every image has loaded or failed (math
+# comes rendered in the HTML). Each check is named so that a page that never gets there says which one.
 READY = {
-    # MathJax is a deferred script: once it has started, FACTS waits for its first typesetting
-    "MathJax": "() => !document.querySelector('.math') || !!(window.MathJax && MathJax.startup && MathJax.startup.promise)",
     "widgets": """() => [...document.querySelectorAll('script[type="application/vnd.jupyter.widget-view+json"]')]
                      .every(s => s.parentElement.querySelector('.widget-subarea .jupyter-widgets'))""",
     "images": "() => [...document.images].every(i => i.complete)",
@@ -88,7 +86,6 @@ SCROLL_TO_WIDGETS = """async () => {
 }"""
 
 FACTS = r"""async () => {
-  if (window.MathJax && MathJax.startup && MathJax.startup.promise) await MathJax.startup.promise;
   await document.fonts.ready;
   const twin = document.querySelector('a.twin-link');
   const article = document.querySelector('article.bd-article') || document.querySelector('main');
@@ -97,9 +94,11 @@ FACTS = r"""async () => {
     lang: document.documentElement.getAttribute('lang'),
     icon: !!document.querySelector('link[rel~="icon"]'),
     twin: twin ? {href: twin.href, hreflang: twin.getAttribute('hreflang')} : null,
-    mathSource: document.querySelectorAll('.math').length,
-    mathRendered: document.querySelectorAll('mjx-container').length,
-    mathErrors: [...document.querySelectorAll('mjx-merror')].map(e => e.textContent).slice(0, 5),
+    // formulas rendered at build time (KaTeX); a formula KaTeX could not render, or left for a script
+    mathRendered: document.querySelectorAll('.katex').length,
+    mathErrors: [...document.querySelectorAll('.katex-error, .math:not(:has(.katex))')].map(e => e.textContent).slice(0, 5),
+    mathScripts: [...document.scripts].map(s => s.src).filter(s => /mathjax|katex/i.test(s)),
+    mathStyles: [...document.querySelectorAll('link[rel~="stylesheet"]')].map(l => l.href).filter(h => /katex|mathjax/i.test(h)),
     widgetViews: document.querySelectorAll('script[type="application/vnd.jupyter.widget-view+json"]').length,
     widgetsRendered: [...document.querySelectorAll('script[type="application/vnd.jupyter.widget-view+json"]')]
       .filter(s => s.parentElement.querySelector('.widget-subarea .jupyter-widgets')).length,
@@ -147,7 +146,7 @@ PHONE_FACTS = """() => {
   const article = document.querySelector('article.bd-article') || document.body;
   const wide = [];
   let scrolling = 0;
-  for (const e of article.querySelectorAll('pre, table, mjx-container[display="true"], .widget-subarea')) {
+  for (const e of article.querySelectorAll('pre, table, .katex-display, .widget-subarea')) {
     let box = e;
     while (box && box !== article && !scrolls(box)) box = box.parentElement;
     const inBox = box && box !== article;
@@ -204,6 +203,15 @@ HEADER_FACTS = r"""() => {
 }"""
 HEADER_WIDTHS = (390, 360)
 
+# Display math at the narrowest phone width: each formula fits its line, or else scrolls in its own box
+# that shows a shadow at the edge where more of it hides; none ends past the screen's edge.
+MATH_FACTS = """() => [...document.querySelectorAll('article .katex-display')].map(box => {
+  const style = getComputedStyle(box), r = box.getBoundingClientRect();
+  return {tex: (box.querySelector('annotation') || {}).textContent || '', fits: box.scrollWidth <= box.clientWidth + 1,
+          scrolls: ['auto', 'scroll'].includes(style.overflowX), shadow: style.backgroundAttachment.includes('local'),
+          right: r.right, width: window.innerWidth};
+})"""
+
 # Korean text at the narrowest phone width: every run of Hangul syllables (a word, or a word's stem before
 # punctuation) of the article (headings, paragraphs, lists, table cells, captions) that fits on a line
 # must sit on one line; a word split across two lines is listed with its element.
@@ -211,7 +219,7 @@ KOREAN_BREAKS = """() => {
   const article = document.querySelector('article.bd-article');
   if (!article) return {checked: 0, split: []};
   const walker = document.createTreeWalker(article, NodeFilter.SHOW_TEXT, {acceptNode: n =>
-    n.parentElement.closest('pre, script, style, .katex, mjx-container, .highlight, .cell_output') ? NodeFilter.FILTER_REJECT
+    n.parentElement.closest('pre, script, style, .katex, .highlight, .cell_output') ? NodeFilter.FILTER_REJECT
       : NodeFilter.FILTER_ACCEPT});
   let checked = 0; const split = [];
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
@@ -370,6 +378,8 @@ class Visitor:
                 page.set_viewport_size({**PHONE, "width": width})
                 page.evaluate(SETTLED)
                 v.phone["header"][width] = page.evaluate(HEADER_FACTS)
+                if width == min(HEADER_WIDTHS):
+                    v.phone["math"] = page.evaluate(MATH_FACTS)
                 if width == min(HEADER_WIDTHS) and v.dom.get("lang") == "ko":
                     v.phone["korean"] = page.evaluate(KOREAN_BREAKS)
             page.set_viewport_size(PHONE)

@@ -149,15 +149,84 @@ def test_page_is_in_its_language_and_links_its_twin(visitor, rel):
 def test_page_shows_its_math_widgets_and_figures(visitor, rel):
     v = visitor.visit(rel)
     d = v.dom
-    if d["mathSource"]:
-        assert d["mathRendered"] >= d["mathSource"], f"{rel}: {d['mathSource']} formulas, {d['mathRendered']} typeset"
-    assert not d["mathErrors"], f"{rel}: MathJax errors: {d['mathErrors']}"
+    assert not d["mathErrors"], f"{rel}: formulas not rendered: {d['mathErrors']}"
+    # math comes rendered in the HTML: no page loads a math script, and only pages with math KaTeX's stylesheet
+    assert not d["mathScripts"], f"{rel}: math scripts {d['mathScripts']}"
+    assert len(d["mathStyles"]) == (1 if d["mathRendered"] else 0), f"{rel}: {d['mathRendered']} formulas, stylesheets {d['mathStyles']}"
     assert d["widgetsRendered"] == d["widgetViews"], f"{rel}: {d['widgetViews']} saved widgets, {d['widgetsRendered']} drawn"
     # the 3.6 MB widget manager waits until a widget nears the screen (book/assets/widgets-loader.js);
     # every explorer sits far below the top of its page
     assert not v.manager_at_load, f"{rel}: the widget manager was fetched before any widget came near the screen"
     broken = [img["attrSrc"] for img in d["images"] if not img["loaded"]]
     assert not broken, f"{rel}: images that did not load: {broken}"
+
+
+@pytest.mark.parametrize("rel", PAGES)
+def test_display_math_is_never_cut_off_on_a_phone(visitor, rel):
+    """At 360 px every display formula fits its line, or scrolls in its own box with a shadow at the edge that
+    hides more of it (book.css); none ends past the screen's edge."""
+    for formula in visitor.visit(rel).phone.get("math", []):
+        assert formula["fits"] or (formula["scrolls"] and formula["shadow"]), f"{rel}: clipped at 360 px: {formula}"
+        assert formula["right"] <= formula["width"] + 1, f"{rel}: past the screen's edge: {formula}"
+
+
+# Installed before the page's own scripts: from the first frame until told to stop, every animation frame
+# looks for TeX a reader could see (text outside KaTeX's MathML, which katex.min.css hides; that MathML
+# itself must measure at most 1 px), and notes it with the time.
+TEX_WATCH = r"""(() => {
+  window.__tex = [];
+  window.__texFrames = 0;
+  const tex = /\\[a-zA-Z]{2,}|\$\$|\\\(|\\\[|\^\{|_\{/;
+  const look = () => {
+    if (!document.body) return;
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT, {acceptNode: n =>
+      n.parentElement.closest('script, style, pre, code, .highlight, .katex-mathml, textarea, template')
+        ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT});
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      if (tex.test(n.data) && n.parentElement.checkVisibility()) {
+        window.__tex.push(`${Math.round(performance.now())} ms: ${n.data.trim().slice(0, 60)}`);
+      }
+    }
+    for (const m of document.querySelectorAll('.katex-mathml')) {
+      const r = m.getBoundingClientRect();
+      if (r.width > 1 || r.height > 1) window.__tex.push(`${Math.round(performance.now())} ms: MathML shown ${r.width}x${r.height}`);
+    }
+  };
+  const frame = () => { window.__texFrames += 1; look(); if (!window.__texStop) requestAnimationFrame(frame); };
+  requestAnimationFrame(frame);
+  document.addEventListener('readystatechange', look);
+})();"""
+# the pages with math: every Korean one, and one English one (each load takes seconds at a quarter speed)
+MATH_PAGES = [rel for rel in CHAPTERS if (SITE / rel).is_file() and 'class="katex"' in (SITE / rel).read_text(encoding="utf-8")
+              and (rel.startswith("ko/") or rel == "en/05_scaled_dot_product.html")] or ["(no page with math)"]
+
+
+@pytest.mark.parametrize("rel", MATH_PAGES)
+def test_no_raw_tex_at_any_moment_on_a_slow_cpu(visitor, rel):
+    """With the CPU slowed 4x (Chrome DevTools' throttling), from the first frame to 1 s after `load`, no
+    frame shows TeX source, and math moves nothing once it is drawn (no layout shift caused by it)."""
+    if rel not in PAGES:
+        pytest.fail(f"{rel} is not in the site")
+    page = visitor.context.new_page()
+    try:
+        cdp = page.context.new_cdp_session(page)
+        cdp.send("Emulation.setCPUThrottlingRate", {"rate": 4})
+        page.add_init_script(TEX_WATCH)
+        page.add_init_script("window.__shifts = []; new PerformanceObserver(l => { for (const e of l.getEntries()) "
+                             "window.__shifts.push({value: e.value, math: e.sources.some(s => s.node && s.node.closest && "
+                             "s.node.closest('.katex'))}); }).observe({type: 'layout-shift', buffered: true});")
+        page.set_viewport_size({"width": 390, "height": 844})
+        page.goto(visitor.base + rel, wait_until="load", timeout=60_000)
+        page.wait_for_timeout(1000)
+        seen, frames, shifts, formulas = page.evaluate(
+            "() => { window.__texStop = true; return [window.__tex, window.__texFrames, window.__shifts, "
+            "document.querySelectorAll('.katex').length]; }")
+    finally:
+        page.close()
+    assert frames > 5, f"{rel}: only {frames} frames watched"
+    assert formulas > 0, f"{rel}: no formula to watch (choose pages with math)"
+    assert seen == [], f"{rel}: raw TeX on screen: {seen[:5]}"
+    assert not [s for s in shifts if s["math"]], f"{rel}: formulas moved the layout: {shifts}"
 
 
 GENERIC_ALT = {"image", "img", "figure", "fig", "picture", "graph", "chart", "plot", "output",
@@ -313,10 +382,9 @@ def test_twin_link_keeps_the_section(visitor, rel, section, how):
             page.goto(f"{visitor.base}{rel}#{section}", wait_until="load")
         else:
             page.goto(f"{visitor.base}{rel}", wait_until="load")
-            # once the page's layout is final (fonts; MathJax while the site used it), the section's heading
-            # just under the sticky header, where a reader's scrolling brings it
-            page.evaluate("async () => { await document.fonts.ready; if (window.MathJax && MathJax.startup) "
-                          "await MathJax.startup.promise; }")
+            # once the page's layout is final (fonts), the section's heading just under the sticky header,
+            # where a reader's scrolling brings it
+            page.evaluate("async () => { await document.fonts.ready; }")
             page.evaluate("(id) => { const e = document.getElementById(id); "
                           "const h = e.matches('section') ? e.querySelector('h1, h2, h3, h4') : e.nextElementSibling; "
                           "const top = document.querySelector('.bd-header-article').getBoundingClientRect().bottom + 12; "

@@ -205,10 +205,16 @@ def test_chapter_page_has_math_widgets_and_figures_served_locally(stem, lang):
     page = SITE / lang / f"{stem}.html"
     doc = soup(page)
     scripts = [s.get("src", "") for s in doc.find_all("script")]
-    if doc.find(class_="math"):  # Sphinx loads MathJax only on pages with math
-        assert any(s.endswith("_vendor/mathjax/tex-chtml.js") for s in scripts), "MathJax is not the site's own"
-        assert (SITE / "_vendor" / "mathjax" / "tex-chtml.js").is_file()
-    assert not [s for s in scripts if "mathjax" in s.lower() and "_vendor/mathjax/" not in s]
+    # math is rendered at build time (book/_ext/book_math.py): KaTeX's HTML, no TeX left for a script, no math
+    # script at all, and KaTeX's stylesheet (the site's own) only on pages with math
+    styles = [link["href"] for link in doc.find_all("link", rel="stylesheet") if "katex" in link["href"]]
+    assert not [s for s in scripts if "mathjax" in s.lower() or "katex" in s.lower()], scripts
+    if doc.select("article .katex"):
+        assert [s.rsplit("/_vendor/", 1)[-1] for s in styles] == ["katex/katex.min.css"], styles
+        assert (SITE / "_vendor" / "katex" / "katex.min.css").is_file()
+    else:
+        assert styles == [], f"{lang}/{stem}: KaTeX's stylesheet on a page without math"
+    assert not doc.select("article .math:not(:has(.katex)), article .katex-error"), f"{lang}/{stem}: math left unrendered"
     if doc.find("script", type="application/vnd.jupyter.widget-state+json"):
         # one small loader, which fetches the rest from the site when a widget nears the screen
         loader = [s for s in scripts if s.endswith("_vendor/widgets/loader.js")]

@@ -48,7 +48,7 @@ STAGED_DIRS = {"_templates": ROOT / "book" / "_templates", "_ext": ROOT / "book"
 # adds its settings script twice on every page (a SyntaxError in the browser console).
 EXTENSIONS = ["sphinx_togglebutton", "sphinx_copybutton", "myst_nb", "jupyter_book", "sphinx_comments",
               "sphinx_external_toc", "sphinx.ext.intersphinx", "sphinx_design", "sphinx_book_theme",
-              "sphinx_exercise", "book_i18n", "book_a11y", "book_site"]
+              "sphinx_exercise", "book_i18n", "book_a11y", "book_site", "book_math"]
 VENDOR = ROOT / "node_modules"
 GENERATED = {"glossary"}  # pages written from data by this module
 # The folder of each language's site that holds the chapters' student notebooks (Sphinx writes none of
@@ -163,7 +163,8 @@ def config_for(lang: str) -> dict:
     config["author"] = own["author"]
     config["repository"]["path_to_book"] = f"notebooks/{lang}"
     config["sphinx"] = section = copy.deepcopy(config.get("sphinx") or {})
-    section["local_extensions"] = {"book_i18n": "_ext", "book_a11y": "_ext", "book_site": "_ext"}
+    section["local_extensions"] = {"book_i18n": "_ext", "book_a11y": "_ext", "book_site": "_ext",
+                                   "book_math": "_ext"}
     # Merge our html_theme_options into Jupyter Book's instead of replacing them (which would
     # drop the launch buttons and the repository settings).
     section["recursive_update"] = True
@@ -201,11 +202,15 @@ def config_for(lang: str) -> dict:
 
 
 def offline_assets() -> dict:
-    """Sphinx settings that serve MathJax and the widget manager from the site itself."""
+    """Sphinx settings that serve KaTeX's stylesheet and the widget manager from the site itself."""
     # Sphinx puts relative script paths under _static/; "../../" climbs from <site>/<lang>/_static
     # to the site root, where assemble() puts one _vendor/ folder shared by both languages.
     return {
-        "mathjax_path": "../../_vendor/mathjax/tex-chtml.js",
+        # math is rendered at build time (book/_ext/book_math.py: KaTeX run by Node); pages with math
+        # load only KaTeX's stylesheet and fonts
+        "html_math_renderer": "book_katex",
+        "book_katex_assets": "../../_vendor/katex",
+        "book_node_modules": str(VENDOR),
         # One small deferred script; it loads RequireJS, the widget manager (3.6 MB) and our fixes only
         # when a widget comes near the screen (book/assets/widgets-loader.js). Widget modules other than
         # the built-in controls would come from this "CDN": a local folder that does not exist, so an
@@ -272,16 +277,14 @@ def stage(lang: str) -> Path:
 # one of the given suffixes (MathJax loads its fonts, the widget manager its icon fonts, relative
 # to the script).
 VENDOR_FILES = {
-    "mathjax/tex-chtml.js": "mathjax/es5/tex-chtml.js",
-    "mathjax/LICENSE": "mathjax/LICENSE",
+    "katex/LICENSE": "katex/LICENSE",
     "require/require.js": "requirejs/require.js",
     "widgets/embed-amd.js": "@jupyter-widgets/html-manager/dist/embed-amd.js",
     "widgets/embed.js.LICENSE.txt": "@jupyter-widgets/html-manager/dist/embed.js.LICENSE.txt",
 }
 VENDOR_DIRS = {
-    "mathjax/output/chtml/fonts/woff-v2": ("mathjax/es5/output/chtml/fonts/woff-v2", (".woff",)),
-    # loaded on demand by MathJax's autoload (\color, \boldsymbol, ...)
-    "mathjax/input/tex/extensions": ("mathjax/es5/input/tex/extensions", (".js",)),
+    # KaTeX's fonts: every current browser takes woff2 (katex.min.css is rewritten to name only those)
+    "katex/fonts": ("katex/dist/fonts", (".woff2",)),
     # the icon fonts of the widget controls; every current browser takes woff2
     "widgets": ("@jupyter-widgets/html-manager/dist", (".woff2",)),
 }
@@ -296,9 +299,21 @@ VENDOR_OWN = {"widgets/loader.js": ROOT / "book" / "assets" / "widgets-loader.js
 THEME_MACROS = ("webpack-macros.html", "sbt-webpack-macros.html")
 
 
+def katex_css() -> str:
+    """KaTeX's stylesheet naming only the woff2 fonts (the site serves no .woff or .ttf)."""
+    src = VENDOR / "katex" / "dist" / "katex.min.css"
+    if not src.is_file():
+        raise SiteError("node_modules/katex/dist/katex.min.css is missing: run 'npm ci' (package-lock.json pins katex)")
+    css = re.sub(r',url\(fonts/[^)]+\.(?:woff|ttf)\) format\("(?:woff|truetype)"\)', "", src.read_text(encoding="utf-8"))
+    if re.search(r"\.(?:woff|ttf)\)", css):
+        raise SiteError("node_modules/katex/dist/katex.min.css: its @font-face rules changed; update katex_css() in tools/site.py")
+    return css
+
+
 def copy_vendor(out: Path) -> None:
     if not VENDOR.is_dir():
-        raise SiteError("node_modules/ is missing: run 'make book' (it runs 'npm ci') to fetch MathJax and the widget manager")
+        raise SiteError("node_modules/ is missing: run 'make book' (it runs 'npm ci') to fetch KaTeX and the widget manager")
+    _write_if_changed(out / "katex" / "katex.min.css", katex_css())
     for dst, src in VENDOR_FILES.items():
         if not (VENDOR / src).is_file():
             raise SiteError(f"node_modules/{src} is missing: run 'npm ci' (package-lock.json pins it)")
