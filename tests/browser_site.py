@@ -56,6 +56,7 @@ class Visit:
     dom: dict = field(default_factory=dict)  # facts read from the rendered page (see FACTS)
     resources: list[tuple[str, int, int]] = field(default_factory=list)  # (url, bytes transferred, uncompressed)
     bytes: int = 0  # response bodies of the page and everything it loaded, as transferred (gzip)
+    first_bytes: int = 0  # the same, for what it loaded before any scrolling (the page at rest after `load`)
     raw_bytes: int = 0  # the same, uncompressed
     requests: int = 0
     axe: list[dict] = field(default_factory=list)  # every axe violation, any impact
@@ -76,6 +77,18 @@ READY = {
     "images": "() => [...document.images].every(i => i.complete)",
 }
 
+FIRST_BYTES = """() => [...performance.getEntriesByType('navigation'), ...performance.getEntriesByType('resource')]
+  .reduce((sum, e) => sum + (e.encodedBodySize || 0), 0)"""
+# Every icon shown on the page: drawn by a CSS mask of book/_ext/book_site.py's icons.css (no icon font, no
+# Font Awesome script), with a size.
+ICON_FACTS = r"""() => ({
+  icons: [...document.querySelectorAll('[class*="fa-"]')].filter(e => e.checkVisibility())
+    .filter(e => [...e.classList].some(c => /^fa-/.test(c) && !/^fa-(solid|regular|brands|lg|xs|sm|fw|[0-9]+x)$/.test(c)))
+    .map(e => { const s = getComputedStyle(e), r = e.getBoundingClientRect();
+                return {cls: e.className, mask: (s.maskImage || s.webkitMaskImage || '').slice(0, 30), w: r.width, h: r.height}; }),
+  fontawesome: performance.getEntriesByType('resource').map(e => e.name).filter(n => /fontawesome|webfonts\/fa-/.test(n)),
+  search: performance.getEntriesByType('resource').map(e => e.name).filter(n => /searchindex\.js|searchtools\.js|language_data\.js/.test(n)),
+})"""
 MANAGER_FETCHED = """() => performance.getEntriesByType('resource').some(e => e.name.endsWith('/widgets/embed-amd.js'))"""
 SCROLL_TO_WIDGETS = """async () => {
   for (const view of document.querySelectorAll('script[type="application/vnd.jupyter.widget-view+json"]')) {
@@ -320,6 +333,11 @@ class Visitor:
             v.timings["load"], mark = time.perf_counter() - mark, time.perf_counter()
             # the widget manager loads only when a widget nears the screen: note whether the page fetched
             # it before any scrolling, then bring each widget into view as a reader would, and back
+            try:  # what a first visit transfers before the reader scrolls: until the network is quiet
+                page.wait_for_load_state("networkidle", timeout=5_000)
+            except Exception:
+                pass
+            v.first_bytes = page.evaluate(FIRST_BYTES)
             v.manager_at_load = page.evaluate(MANAGER_FETCHED)
             page.evaluate(SCROLL_TO_WIDGETS)
             for what, check in READY.items():
@@ -328,6 +346,7 @@ class Visitor:
                 except Exception:
                     v.not_ready.append(what)
             v.dom = page.evaluate(FACTS)
+            v.dom.update(page.evaluate(ICON_FACTS))
             v.resources = v.dom.pop("resources")
             v.bytes, v.raw_bytes = sum(r[1] for r in v.resources), sum(r[2] for r in v.resources)
             v.requests = len(v.resources)

@@ -229,6 +229,94 @@ def test_no_raw_tex_at_any_moment_on_a_slow_cpu(visitor, rel):
     assert not [s for s in shifts if s["math"]], f"{rel}: formulas moved the layout: {shifts}"
 
 
+# Issue 13's target: what a chapter page transfers on a first visit, before any scrolling (gzip).
+FIRST_LOAD_LIMIT = 600 * 1024
+
+
+@pytest.mark.parametrize("rel", CHAPTERS)
+def test_chapter_page_first_load_is_light(visitor, rel):
+    v = visitor.visit(rel)
+    assert 0 < v.first_bytes <= FIRST_LOAD_LIMIT, f"{rel}: {v.first_bytes / 1024:.0f} KB transferred before scrolling"
+
+
+@pytest.mark.parametrize("rel", PAGES)
+def test_icons_are_drawn_without_an_icon_font_or_script(visitor, rel):
+    """One icon set: the icons the pages use, as CSS masks (book/_ext/book_site.py); Font Awesome's 1.49 MB
+    script and its icon fonts are never fetched. The search scripts and index load only on the search page."""
+    d = visitor.visit(rel).dom
+    assert d["fontawesome"] == [], f"{rel}: fetched {d['fontawesome']}"
+    undrawn = [i for i in d["icons"] if not i["mask"].startswith("url(") or i["w"] < 4 or i["h"] < 4]
+    assert not undrawn, f"{rel}: icons without a drawing: {undrawn[:5]}"
+    if Path(rel).name == "search.html":
+        assert len(d["search"]) == 3, f"{rel}: {d['search']}"
+    else:
+        assert d["search"] == [], f"{rel}: loads the search index: {d['search']}"
+
+
+SEARCH_QUERIES = {"ko": "어텐션", "en": "attention"}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_search_still_finds_pages(visitor, lang):
+    """The header's search field, on a chapter page that no longer loads the index, leads to the search page,
+    which finds the chapters."""
+    if not CHAPTERS or CHAPTERS[0].startswith("("):
+        pytest.fail("no site")
+    page = visitor.context.new_page()
+    try:
+        page.goto(visitor.base + next(r for r in CHAPTERS if r.startswith(f"{lang}/")), wait_until="load")
+        page.keyboard.press("Control+k")
+        page.wait_for_selector("#pst-search-dialog[open] input[name=q]", timeout=5_000)
+        page.fill("#pst-search-dialog[open] input[name=q]", SEARCH_QUERIES[lang])
+        with page.expect_navigation():
+            page.keyboard.press("Enter")
+        assert "/search.html?q=" in page.url, page.url
+        page.wait_for_selector("#search-results ul.search li", timeout=20_000)
+        found = page.evaluate("() => document.querySelectorAll('#search-results ul.search li').length")
+    finally:
+        page.close()
+    assert found >= 5, f"{lang}: {found} results for {SEARCH_QUERIES[lang]!r}"
+
+
+# A word and the pages that use it, whatever ending follows (Korean particles: 소프트맥스로, 소프트맥스는, ...;
+# English: softmax's, softmaxes); the search page must list every one of them.
+SEARCH_WORDS = {"ko": "소프트맥스", "en": "softmax"}
+
+
+def pages_using(lang: str, word: str) -> set[str]:
+    found = set()
+    for page in sorted((SITE / lang).glob("*.html")):
+        if page.name in ("search.html", "genindex.html"):
+            continue
+        text = re.sub(r"<[^>]+>", " ", page.read_text(encoding="utf-8").split('<article class="bd-article">', 1)[-1]
+                      .split("</article>", 1)[0])
+        if word.lower() in text.lower():
+            found.add(page.name)
+    return found
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_search_finds_a_word_whatever_follows_it(visitor, lang):
+    """The Korean search language (book/_ext/book_search.py) strips particles when indexing and when searching:
+    소프트맥스 finds every Korean page that writes 소프트맥스로 or 소프트맥스는; English search as before."""
+    word = SEARCH_WORDS[lang]
+    expected = pages_using(lang, word)
+    assert len(expected) >= 5, f"{lang}: only {sorted(expected)} use {word!r}"
+    page = visitor.context.new_page()
+    try:
+        page.goto(f"{visitor.base}{lang}/search.html?q={word}", wait_until="load")
+        page.wait_for_function("() => document.querySelector('#search-results p.search-summary') && "
+                               "!document.querySelector('#search-results .search-summary').textContent.includes('...')",
+                               timeout=30_000)
+        page.wait_for_timeout(300)
+        found = page.evaluate("() => [...document.querySelectorAll('#search-results ul.search li > a')]"
+                              ".map(a => new URL(a.href).pathname.split('/').pop())")
+    finally:
+        page.close()
+    missing = expected - set(found)
+    assert not missing, f"{lang}: searching {word!r} misses {sorted(missing)} (found {sorted(set(found))})"
+
+
 GENERIC_ALT = {"image", "img", "figure", "fig", "picture", "graph", "chart", "plot", "output",
                "그림", "이미지", "사진", "그래프", "출력"}
 
@@ -561,6 +649,8 @@ def _write_report(visitor: Visitor) -> None:
         lines.append("page weight of each chapter page (bytes a first visit transfers, gzip as on GitHub Pages; uncompressed):")
         lines += [f"  {v.rel:<44} {v.bytes / 1e6:5.2f} MB ({v.raw_bytes / 1e6:5.2f} MB) in {v.requests} requests"
                   for v in sorted(chapters, key=lambda v: v.rel)]
+        lines.append("first load before scrolling (KB gzip): " + ", ".join(f"{v.rel} {v.first_bytes / 1024:.0f}"
+                                                                          for v in sorted(chapters, key=lambda v: v.rel)))
         lines.append(f"  heaviest: {chapters[0].rel}, {chapters[0].bytes:,} bytes transferred ({chapters[0].raw_bytes:,} uncompressed)")
     if LINK_STATS:
         lines.append(f"links: {LINK_STATS['links']} internal links ({LINK_STATS['fragments']} with an anchor, "

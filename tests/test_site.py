@@ -239,6 +239,19 @@ def test_each_language_has_its_own_search_index():
 
 
 @pytest.mark.parametrize("lang", LANGS)
+def test_heavy_theme_scripts_are_not_loaded(lang):
+    """No page loads Font Awesome's script (icons.css draws the icons); only the search page loads the search
+    index and its scripts."""
+    assert (SITE / lang / "_static" / "icons.css").is_file()
+    for page in sorted((SITE / lang).glob("*.html")):
+        scripts = [s.get("src", "") for s in soup(page).find_all("script")]
+        assert not [s for s in scripts if "fontawesome" in s], f"{page.name}: {scripts}"
+        search = [s for s in scripts if re.search(r"(searchindex|searchtools|language_data)\.js", s)]
+        assert len(search) == (3 if page.name == "search.html" else 0), f"{page.name}: {search}"
+        assert any(link.get("href", "").startswith("_static/icons.css") for link in soup(page).find_all("link"))
+
+
+@pytest.mark.parametrize("lang", LANGS)
 def test_one_search_field_per_page(lang):
     """pydata-sphinx-theme 0.17.1 would add a top bar with a second search field to every page unless
     navbar_persistent is set (tools/site.py sets it empty); the search field lives in the sidebar."""
