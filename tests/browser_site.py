@@ -119,6 +119,8 @@ FACTS = r"""async () => {
       src: i.currentSrc || i.src, attrSrc: (i.getAttribute('src') || '').slice(0, 120),
       alt: i.getAttribute('alt'), loaded: i.complete && i.naturalWidth > 0,
       content: !!(article && article.contains(i)),
+      link: (i.closest('a.book-figure-link') || {}).href || null,
+      width: i.getBoundingClientRect().width, naturalWidth: i.naturalWidth,
     })),
     // the Colab links to the full notebook (the notebook menu's student item is read below)
     colab: [...document.querySelectorAll('a[href*="colab.research.google.com"]')]

@@ -317,6 +317,16 @@ def test_search_finds_a_word_whatever_follows_it(visitor, lang):
     assert not missing, f"{lang}: searching {word!r} misses {sorted(missing)} (found {sorted(set(found))})"
 
 
+@pytest.mark.parametrize("rel", CHAPTERS)
+def test_figures_open_full_size(visitor, rel):
+    """Every figure of a chapter (an image of _images/) is a link to the image itself, so a tap opens it full
+    size; on the page it fits the column."""
+    figures = [img for img in visitor.visit(rel).dom["images"] if img["content"] and "/_images/" in img["src"]]
+    assert figures, f"{rel}: no figure"
+    for img in figures:
+        assert img["link"] == img["src"], f"{rel}: {img['attrSrc']} does not open full size (link {img['link']})"
+
+
 GENERIC_ALT = {"image", "img", "figure", "fig", "picture", "graph", "chart", "plot", "output",
                "그림", "이미지", "사진", "그래프", "출력"}
 

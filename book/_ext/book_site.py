@@ -10,6 +10,8 @@
   every page, and its icon fonts as well. The site drops that script and writes _static/icons.css: each icon
   the built pages name (and the one the theme's script adds, fa-xmark) as a CSS mask drawn from Font Awesome's
   own outline, taken from that same fontawesome.js at build time, so the icons stay the theme's.
+- Figures: each image of a page links to itself, so that a tap opens it full size (book.css sizes it to the
+  column; the link shows a zoom cursor).
 - Search: the theme loads searchtools.js, language_data.js and the whole searchindex.js in every page's head
   (render-blocking) for an inline search that is off. Only the search page loads them now; the search field
   of every page still opens the search page with the query.
@@ -167,7 +169,29 @@ def _write_icons(app, exception) -> None:
         (out / "_static" / "scripts" / name).unlink(missing_ok=True)
 
 
+FIGURE = re.compile(r'<img [^>]*src="(_images/[^"]+)"[^>]*>')
+FIGURE_LINK = re.compile(r'<a class="book-figure-link" href="[^"]*">(<img [^>]*>)</a>')
+
+
+def link_figures(html: str) -> str:
+    """Each figure of a page (an image of _images/) becomes a link to itself: a tap opens it full size, to
+    zoom on a phone. Idempotent: a page Sphinx did not rewrite keeps its links once."""
+    html = FIGURE_LINK.sub(r"\1", html)
+    return FIGURE.sub(lambda m: f'<a class="book-figure-link" href="{m.group(1)}">{m.group(0)}</a>', html)
+
+
+def _link_figures(app, exception) -> None:
+    if exception is not None or app.builder.format != "html":
+        return
+    for page in Path(app.outdir).glob("*.html"):
+        text = page.read_text(encoding="utf-8")
+        linked = link_figures(text)
+        if linked != text:
+            page.write_text(linked, encoding="utf-8")
+
+
 def setup(app):
+    app.connect("build-finished", _link_figures)
     app.add_css_file(ICONS_CSS)
     app.connect("builder-inited", _filters)
     app.connect("build-finished", _write_icons)
