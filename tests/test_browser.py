@@ -609,8 +609,8 @@ def test_internal_links_and_anchors_resolve():
                     broken.append(f"{rel}: {href} (no id {unquote(parts.fragment)!r} in {target.relative_to(SITE.resolve())})")
     LINK_STATS.update(pages=len(site_pages()), links=links, fragments=fragments, downloads=downloads, broken=len(broken))
     assert not broken, f"{len(broken)} broken internal links: " + "; ".join(broken[:20])
-    # every chapter page's student notebook is among the links checked (one download each)
-    assert downloads == len(CHAPTERS), f"{downloads} downloads checked, for {len(CHAPTERS)} chapter pages"
+    # every chapter page's student and full notebooks are among the links checked (two downloads each)
+    assert downloads == 2 * len(CHAPTERS), f"{downloads} downloads checked, for {len(CHAPTERS)} chapter pages"
 
 
 @pytest.mark.parametrize("name", sorted({Path(rel).name for rel in site_pages() if len(Path(rel).parts) == 2}))
