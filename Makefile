@@ -7,7 +7,7 @@
 #   make student    write the student notebooks (solutions removed) into student/<lang>/
 #   make serve      preview the built site on http://127.0.0.1:$(PORT)/
 #   make bench      time and memory of the book's attention vs PyTorch's, and of every chapter notebook
-#   make audit      Lighthouse scores of the built site (landing page, chapter 1 in each language)
+#   make audit      Lighthouse scores of the built site (landing page and every chapter page)
 #   make lint       ruff over the tools, the tests and the notebooks' code
 #   make colab-venv .venv-colab with Colab's versions (requirements-colab.txt), for the Colab-faithful test
 #   make clean      remove _build (keeps .venv and node_modules)
@@ -56,7 +56,7 @@ $(COLAB_STAMP): requirements-colab.txt
 	@touch $@
 
 $(NPM_STAMP): package.json package-lock.json
-	@command -v npm >/dev/null || { echo "error: npm not found; install Node.js 20 (it serves MathJax to the site)"; exit 1; }
+	@command -v npm >/dev/null || { echo "error: npm not found; install Node.js 20 (it renders the math with KaTeX at build time)"; exit 1; }
 	npm ci --no-audit --no-fund --ignore-scripts --omit=dev
 	@touch $@
 

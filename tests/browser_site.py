@@ -56,6 +56,7 @@ class Visit:
     dom: dict = field(default_factory=dict)  # facts read from the rendered page (see FACTS)
     resources: list[tuple[str, int, int]] = field(default_factory=list)  # (url, bytes transferred, uncompressed)
     bytes: int = 0  # response bodies of the page and everything it loaded, as transferred (gzip)
+    first_bytes: int = 0  # the same, for what it loaded before any scrolling (the page at rest after `load`)
     raw_bytes: int = 0  # the same, uncompressed
     requests: int = 0
     axe: list[dict] = field(default_factory=list)  # every axe violation, any impact
@@ -69,15 +70,25 @@ class Visit:
         return [v for v in self.axe if v["impact"] in ("serious", "critical") and v["id"] not in allowed]
 
 
-# Rendering is done when MathJax has started, every explorer has loaded its states and every image has
-# loaded or failed. Each check is named so that a page that never gets there says which one.
+# Rendering is done when every explorer has loaded its states and every image has loaded or failed (math
+# comes rendered in the HTML). Each check is named so that a page that never gets there says which one.
 READY = {
-    # MathJax is a deferred script: once it has started, FACTS waits for its first typesetting
-    "MathJax": "() => !document.querySelector('.math') || !!(window.MathJax && MathJax.startup && MathJax.startup.promise)",
     "explorers": """() => [...document.querySelectorAll('.book-explorer')].every(e => e.hasAttribute('data-ready'))""",
     "images": "() => [...document.images].every(i => i.complete)",
 }
 
+FIRST_BYTES = """() => [...performance.getEntriesByType('navigation'), ...performance.getEntriesByType('resource')]
+  .reduce((sum, e) => sum + (e.encodedBodySize || 0), 0)"""
+# Every icon shown on the page: drawn by a CSS mask of book/_ext/book_site.py's icons.css (no icon font, no
+# Font Awesome script), with a size.
+ICON_FACTS = r"""() => ({
+  icons: [...document.querySelectorAll('[class*="fa-"]')].filter(e => e.checkVisibility())
+    .filter(e => [...e.classList].some(c => /^fa-/.test(c) && !/^fa-(solid|regular|brands|lg|xs|sm|fw|[0-9]+x)$/.test(c)))
+    .map(e => { const s = getComputedStyle(e), r = e.getBoundingClientRect();
+                return {cls: e.className, mask: (s.maskImage || s.webkitMaskImage || '').slice(0, 30), w: r.width, h: r.height}; }),
+  fontawesome: performance.getEntriesByType('resource').map(e => e.name).filter(n => /fontawesome|webfonts\/fa-/.test(n)),
+  search: performance.getEntriesByType('resource').map(e => e.name).filter(n => /searchindex\.js|searchtools\.js|language_data\.js/.test(n)),
+})"""
 STATES_FETCHED = """() => performance.getEntriesByType('resource').map(e => e.name).filter(n => n.includes('/_explorers/'))"""
 SCROLL_TO_EXPLORERS = """async () => {
   for (const box of document.querySelectorAll('.book-explorer')) {
@@ -88,7 +99,6 @@ SCROLL_TO_EXPLORERS = """async () => {
 }"""
 
 FACTS = r"""async () => {
-  if (window.MathJax && MathJax.startup && MathJax.startup.promise) await MathJax.startup.promise;
   await document.fonts.ready;
   const twin = document.querySelector('a.twin-link');
   const article = document.querySelector('article.bd-article') || document.querySelector('main');
@@ -97,9 +107,11 @@ FACTS = r"""async () => {
     lang: document.documentElement.getAttribute('lang'),
     icon: !!document.querySelector('link[rel~="icon"]'),
     twin: twin ? {href: twin.href, hreflang: twin.getAttribute('hreflang')} : null,
-    mathSource: document.querySelectorAll('.math').length,
-    mathRendered: document.querySelectorAll('mjx-container').length,
-    mathErrors: [...document.querySelectorAll('mjx-merror')].map(e => e.textContent).slice(0, 5),
+    // formulas rendered at build time (KaTeX); a formula KaTeX could not render, or left for a script
+    mathRendered: document.querySelectorAll('.katex').length,
+    mathErrors: [...document.querySelectorAll('.katex-error, .math:not(:has(.katex))')].map(e => e.textContent).slice(0, 5),
+    mathScripts: [...document.scripts].map(s => s.src).filter(s => /mathjax|katex/i.test(s)),
+    mathStyles: [...document.querySelectorAll('link[rel~="stylesheet"]')].map(l => l.href).filter(h => /katex|mathjax/i.test(h)),
     explorers: document.querySelectorAll('.book-explorer').length,
     explorersReady: document.querySelectorAll('.book-explorer[data-ready]').length,
     widgetViews: document.querySelectorAll('script[type^="application/vnd.jupyter.widget"]').length,
@@ -107,18 +119,26 @@ FACTS = r"""async () => {
       src: i.currentSrc || i.src, attrSrc: (i.getAttribute('src') || '').slice(0, 120),
       alt: i.getAttribute('alt'), loaded: i.complete && i.naturalWidth > 0,
       content: !!(article && article.contains(i)),
+      link: (i.closest('a.book-figure-link') || {}).href || null,
+      width: i.getBoundingClientRect().width, naturalWidth: i.naturalWidth,
     })),
-    // the launch button's Colab link (the student-notebook menu has one of its own, read below)
+    // the Colab links to the full notebook (the notebook menu's student item is read below)
     colab: [...document.querySelectorAll('a[href*="colab.research.google.com"]')]
-      .filter(a => !a.closest('.dropdown-student-notebook')).map(a => a.href),
-    student: [...document.querySelectorAll('.dropdown-student-notebook')].map(m => {
+      .filter(a => !a.href.includes('/student/')).map(a => a.href),
+    // the header's notebook menu: per notebook (student, full), its name and its two items
+    notebooks: [...document.querySelectorAll('.dropdown-notebooks')].map(m => {
       const text = e => e ? e.textContent.replace(/\s+/g, ' ').trim() : null;
-      const download = m.querySelector('a[download]');
-      const colab = m.querySelector('a[href*="colab.research.google.com"]');
+      const item = a => a && {href: a.href, text: text(a), name: a.getAttribute('aria-label')};
       return {inHeader: !!m.closest('.bd-header-article'), label: text(m.querySelector('button.dropdown-toggle')),
-              download: download && {href: download.href, text: text(download)},
-              colab: colab && {href: colab.href, text: text(colab)}};
+              names: [...m.querySelectorAll('.dropdown-header')].map(text),
+              student: {download: item(m.querySelector('a.notebooks-student-download[download]')),
+                        colab: item(m.querySelector('a.notebooks-student-colab'))},
+              full: {download: item(m.querySelector('a.notebooks-full-download[download]')),
+                     colab: item(m.querySelector('a.notebooks-full-colab'))}};
     }),
+    licence: (() => { const l = document.querySelector('footer .book-licence');
+                      return l && {text: l.textContent.replace(/\s+/g, ' ').trim(), shown: l.getBoundingClientRect().height > 0,
+                                   links: [...l.querySelectorAll('a[rel~="license"]')].map(a => a.href)}; })(),
     resources: entries.map(e => [e.name, e.encodedBodySize || 0, e.decodedBodySize || 0]),
   };
 }"""
@@ -141,7 +161,7 @@ PHONE_FACTS = """() => {
   const article = document.querySelector('article.bd-article') || document.body;
   const wide = [];
   let scrolling = 0;
-  for (const e of article.querySelectorAll('pre, table, mjx-container[display="true"], .explorer-figures')) {
+  for (const e of article.querySelectorAll('pre, table, .katex-display, .explorer-figures')) {
     let box = e;
     while (box && box !== article && !scrolls(box)) box = box.parentElement;
     const inBox = box && box !== article;
@@ -164,15 +184,75 @@ SCROLL_TO = """(selector) => {
 }"""
 SHOTS = {"top": None, "code": "article pre", "table": "article table", "explorer": "article .book-explorer"}
 
-# At phone width, with a chapter's student-notebook menu opened by a click: where its button and its
-# menu are, and whether the menu shows.
-STUDENT_MENU = ".dropdown-student-notebook"
+# At phone width, with a chapter's notebook menu opened by a click: where its button and its menu are,
+# and whether the menu shows.
+STUDENT_MENU = ".dropdown-notebooks"
 STUDENT_MENU_FACTS = """(selector) => {
   const menu = document.querySelector(selector);
   const box = e => { const r = e.getBoundingClientRect();
                      return {left: r.left, right: r.right, top: r.top, bottom: r.bottom, shown: r.width > 0 && r.height > 0}; };
   return {width: window.innerWidth, expanded: menu.querySelector('.dropdown-toggle').getAttribute('aria-expanded'),
           toggle: box(menu.querySelector('.dropdown-toggle')), menu: box(menu.querySelector('.dropdown-menu'))};
+}"""
+
+# The article header (its buttons and links) at a phone width: each visible item's box and name, whether
+# any ends outside the screen or overlaps its neighbour, and how much room is left between the two ends.
+HEADER_FACTS = r"""() => {
+  const header = document.querySelector('.bd-header-article');
+  if (!header) return null;
+  const shown = e => { const r = e.getBoundingClientRect(); return r.width > 0 && r.height > 0 && getComputedStyle(e).visibility !== 'hidden'; };
+  const items = [...header.querySelectorAll('a.btn, button.btn, .dropdown > button')].filter(shown)
+    .filter((e, i, all) => !all.some(o => o !== e && o.contains(e)));
+  const boxes = items.map(e => { const r = e.getBoundingClientRect();
+    return {name: (e.getAttribute('aria-label') || e.textContent).replace(/\s+/g, ' ').trim(),
+            text: e.textContent.replace(/\s+/g, ' ').trim(), left: r.left, right: r.right}; })
+    .sort((a, b) => a.left - b.left);
+  const overlaps = boxes.slice(1).filter((b, i) => b.left < boxes[i].right - 0.5).map(b => b.name);
+  const outside = boxes.filter(b => b.left < -0.5 || b.right > window.innerWidth + 0.5).map(b => b.name);
+  const start = header.querySelector('.header-article-items__start'), end = header.querySelector('.header-article-items__end');
+  const used = [...end.querySelectorAll('a.btn, button.btn, .dropdown > button')].filter(shown);
+  const endLeft = Math.min(...used.map(e => e.getBoundingClientRect().left));
+  return {width: window.innerWidth, items: boxes, overlaps, outside,
+          scrolls: header.scrollWidth > header.clientWidth + 1,
+          room: Math.round(endLeft - (start ? start.getBoundingClientRect().right : 0))};
+}"""
+HEADER_WIDTHS = (390, 360)
+
+# Display math at the narrowest phone width: each formula fits its line, or else scrolls in its own box
+# that shows a shadow at the edge where more of it hides; none ends past the screen's edge.
+MATH_FACTS = """() => [...document.querySelectorAll('article .katex-display')].map(box => {
+  const style = getComputedStyle(box), r = box.getBoundingClientRect();
+  return {tex: (box.querySelector('annotation') || {}).textContent || '', fits: box.scrollWidth <= box.clientWidth + 1,
+          scrolls: ['auto', 'scroll'].includes(style.overflowX), shadow: style.backgroundAttachment.includes('local'),
+          right: r.right, width: window.innerWidth};
+})"""
+
+# Korean text at the narrowest phone width: every run of Hangul syllables (a word, or a word's stem before
+# punctuation) of the article (headings, paragraphs, lists, table cells, captions) that fits on a line
+# must sit on one line; a word split across two lines is listed with its element.
+KOREAN_BREAKS = """() => {
+  const article = document.querySelector('article.bd-article');
+  if (!article) return {checked: 0, split: []};
+  const walker = document.createTreeWalker(article, NodeFilter.SHOW_TEXT, {acceptNode: n =>
+    n.parentElement.closest('pre, script, style, .katex, .highlight, .cell_output') ? NodeFilter.FILTER_REJECT
+      : NodeFilter.FILTER_ACCEPT});
+  let checked = 0; const split = [];
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    for (const m of node.data.matchAll(/[\uAC00-\uD7A3]{2,}/g)) {
+      const range = document.createRange();
+      range.setStart(node, m.index); range.setEnd(node, m.index + m[0].length);
+      const rects = [...range.getClientRects()].filter(r => r.width > 0);
+      if (!rects.length) continue;
+      checked += 1;
+      const lines = new Set(rects.map(r => Math.round(r.top)));
+      if (lines.size > 1) {
+        const where = node.parentElement.closest('h1, h2, h3, h4, td, th, li, p, figcaption, dt, dd') || node.parentElement;
+        split.push(`${m[0]} in <${where.tagName.toLowerCase()}>`);
+      }
+    }
+  }
+  return {checked, split: split.slice(0, 10), count: split.length,
+          wordBreak: getComputedStyle(article).wordBreak, overflowWrap: getComputedStyle(article).overflowWrap};
 }"""
 
 
@@ -380,6 +460,11 @@ class Visitor:
             v.timings["load"], mark = time.perf_counter() - mark, time.perf_counter()
             # an explorer fetches its states only when it nears the screen: note what the page fetched
             # before any scrolling, then bring each explorer into view as a reader would, and back
+            try:  # what a first visit transfers before the reader scrolls: until the network is quiet
+                page.wait_for_load_state("networkidle", timeout=5_000)
+            except Exception:
+                pass
+            v.first_bytes = page.evaluate(FIRST_BYTES)
             v.states_at_load = page.evaluate(STATES_FETCHED)
             page.evaluate(SCROLL_TO_EXPLORERS)
             for what, check in READY.items():
@@ -391,6 +476,7 @@ class Visitor:
             if "explorers" not in v.not_ready:
                 v.explorers = operate_explorers(page)
                 v.timings["explorers"] = time.perf_counter() - mark
+            v.dom.update(page.evaluate(ICON_FACTS))
             v.resources = v.dom.pop("resources")
             v.bytes, v.raw_bytes = sum(r[1] for r in v.resources), sum(r[2] for r in v.resources)
             v.requests = len(v.resources)
@@ -406,14 +492,14 @@ class Visitor:
         return v, page
 
     def _open_student_menu(self, v: Visit, page, stem: str) -> None:
-        """Open the student-notebook menu with a click at phone width, note where it shows, close it."""
+        """Open the notebook menu with a click at phone width, note where it shows, close it."""
         try:
             page.click(f"{STUDENT_MENU} .dropdown-toggle", timeout=5_000)
             page.evaluate(SETTLED)
             v.phone["student"] = page.evaluate(STUDENT_MENU_FACTS, STUDENT_MENU)
             if v.rel in self.screenshot_pages:
                 self.screenshot_dir.mkdir(parents=True, exist_ok=True)
-                path = self.screenshot_dir / f"{stem}-phone-student-menu.png"
+                path = self.screenshot_dir / f"{stem}-phone-notebook-menu.png"
                 page.screenshot(path=str(path), animations="disabled")
                 v.screenshots.append(str(path))
             page.keyboard.press("Escape")
@@ -436,8 +522,19 @@ class Visitor:
             page.set_viewport_size(PHONE)
             page.evaluate(SETTLED)
             v.phone = page.evaluate(PHONE_FACTS)
+            v.phone["header"] = {}
+            for width in HEADER_WIDTHS:
+                page.set_viewport_size({**PHONE, "width": width})
+                page.evaluate(SETTLED)
+                v.phone["header"][width] = page.evaluate(HEADER_FACTS)
+                if width == min(HEADER_WIDTHS):
+                    v.phone["math"] = page.evaluate(MATH_FACTS)
+                if width == min(HEADER_WIDTHS) and v.dom.get("lang") == "ko":
+                    v.phone["korean"] = page.evaluate(KOREAN_BREAKS)
+            page.set_viewport_size(PHONE)
+            page.evaluate(SETTLED)
             stem = v.rel.replace("/", "-").removesuffix(".html")
-            if v.dom.get("student"):
+            if v.dom.get("notebooks"):
                 self._open_student_menu(v, page, stem)
             if v.rel in self.screenshot_pages:
                 self.screenshot_dir.mkdir(parents=True, exist_ok=True)

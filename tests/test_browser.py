@@ -4,8 +4,9 @@ downloaded). Each page must load without a console error or a failed request, re
 127.0.0.1, be in its language and link to its twin, show its math, explorers and figures, describe every
 figure in alt text, pass axe-core without a serious or critical violation, fit a 390 px phone screen,
 answer every control of every explorer, mouse and keyboard, with the notebook's own output,
-and (chapters) open its own notebook in Colab and offer its student notebook, to download from the site
-or to open in Colab (other pages offer none). The internal links and anchors of the whole site are
+and (chapters) open its own notebook in Colab and offer its student and full notebooks, each named, to
+download from the site or to open in Colab (other pages offer none); show the licences in the footer; keep
+the header whole at 390 and 360 px; break Korean lines between words; keep the section when switching language. The internal links and anchors of the whole site are
 checked without the browser.
 
 Without /usr/bin/chromium and a Hangul font these tests skip, saying what to install; with
@@ -148,9 +149,10 @@ def test_page_is_in_its_language_and_links_its_twin(visitor, rel):
 def test_page_shows_its_math_explorers_and_figures(visitor, rel):
     v = visitor.visit(rel)
     d = v.dom
-    if d["mathSource"]:
-        assert d["mathRendered"] >= d["mathSource"], f"{rel}: {d['mathSource']} formulas, {d['mathRendered']} typeset"
-    assert not d["mathErrors"], f"{rel}: MathJax errors: {d['mathErrors']}"
+    assert not d["mathErrors"], f"{rel}: formulas not rendered: {d['mathErrors']}"
+    # math comes rendered in the HTML: no page loads a math script, and only pages with math KaTeX's stylesheet
+    assert not d["mathScripts"], f"{rel}: math scripts {d['mathScripts']}"
+    assert len(d["mathStyles"]) == (1 if d["mathRendered"] else 0), f"{rel}: {d['mathRendered']} formulas, stylesheets {d['mathStyles']}"
     assert d["explorersReady"] == d["explorers"], f"{rel}: {d['explorers']} explorers, {d['explorersReady']} ready"
     assert d["widgetViews"] == 0, f"{rel}: saved ipywidgets on the page; explorers are plain HTML"
     # an explorer's states wait until it nears the screen (book/assets/explorer.js); every explorer
@@ -213,6 +215,175 @@ def test_explorers_respond_to_every_control_with_the_notebooks_output(visitor, r
         assert dark["background"] == "rgba(0, 0, 0, 0)" and dark["name"] == dark["text"], f"{where}: in dark mode {dark}"
 
 
+@pytest.mark.parametrize("rel", PAGES)
+def test_display_math_is_never_cut_off_on_a_phone(visitor, rel):
+    """At 360 px every display formula fits its line, or scrolls in its own box with a shadow at the edge that
+    hides more of it (book.css); none ends past the screen's edge."""
+    for formula in visitor.visit(rel).phone.get("math", []):
+        assert formula["fits"] or (formula["scrolls"] and formula["shadow"]), f"{rel}: clipped at 360 px: {formula}"
+        assert formula["right"] <= formula["width"] + 1, f"{rel}: past the screen's edge: {formula}"
+
+
+# Installed before the page's own scripts: from the first frame until told to stop, every animation frame
+# looks for TeX a reader could see (text outside KaTeX's MathML, which katex.min.css hides; that MathML
+# itself must measure at most 1 px), and notes it with the time.
+TEX_WATCH = r"""(() => {
+  window.__tex = [];
+  window.__texFrames = 0;
+  const tex = /\\[a-zA-Z]{2,}|\$\$|\\\(|\\\[|\^\{|_\{/;
+  const look = () => {
+    if (!document.body) return;
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT, {acceptNode: n =>
+      n.parentElement.closest('script, style, pre, code, .highlight, .katex-mathml, textarea, template')
+        ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT});
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      if (tex.test(n.data) && n.parentElement.checkVisibility()) {
+        window.__tex.push(`${Math.round(performance.now())} ms: ${n.data.trim().slice(0, 60)}`);
+      }
+    }
+    for (const m of document.querySelectorAll('.katex-mathml')) {
+      const r = m.getBoundingClientRect();
+      if (r.width > 1 || r.height > 1) window.__tex.push(`${Math.round(performance.now())} ms: MathML shown ${r.width}x${r.height}`);
+    }
+  };
+  const frame = () => { window.__texFrames += 1; look(); if (!window.__texStop) requestAnimationFrame(frame); };
+  requestAnimationFrame(frame);
+  document.addEventListener('readystatechange', look);
+})();"""
+# the pages with math: every Korean one, and one English one (each load takes seconds at a quarter speed)
+MATH_PAGES = [rel for rel in CHAPTERS if (SITE / rel).is_file() and 'class="katex"' in (SITE / rel).read_text(encoding="utf-8")
+              and (rel.startswith("ko/") or rel == "en/05_scaled_dot_product.html")] or ["(no page with math)"]
+
+
+@pytest.mark.parametrize("rel", MATH_PAGES)
+def test_no_raw_tex_at_any_moment_on_a_slow_cpu(visitor, rel):
+    """With the CPU slowed 4x (Chrome DevTools' throttling), from the first frame to 1 s after `load`, no
+    frame shows TeX source, and math moves nothing once it is drawn (no layout shift caused by it)."""
+    if rel not in PAGES:
+        pytest.fail(f"{rel} is not in the site")
+    page = visitor.context.new_page()
+    try:
+        cdp = page.context.new_cdp_session(page)
+        cdp.send("Emulation.setCPUThrottlingRate", {"rate": 4})
+        page.add_init_script(TEX_WATCH)
+        page.add_init_script("window.__shifts = []; new PerformanceObserver(l => { for (const e of l.getEntries()) "
+                             "window.__shifts.push({value: e.value, math: e.sources.some(s => s.node && s.node.closest && "
+                             "s.node.closest('.katex'))}); }).observe({type: 'layout-shift', buffered: true});")
+        page.set_viewport_size({"width": 390, "height": 844})
+        page.goto(visitor.base + rel, wait_until="load", timeout=60_000)
+        page.wait_for_timeout(1000)
+        seen, frames, shifts, formulas = page.evaluate(
+            "() => { window.__texStop = true; return [window.__tex, window.__texFrames, window.__shifts, "
+            "document.querySelectorAll('.katex').length]; }")
+    finally:
+        page.close()
+    assert frames > 5, f"{rel}: only {frames} frames watched"
+    assert formulas > 0, f"{rel}: no formula to watch (choose pages with math)"
+    assert seen == [], f"{rel}: raw TeX on screen: {seen[:5]}"
+    assert not [s for s in shifts if s["math"]], f"{rel}: formulas moved the layout: {shifts}"
+
+
+# Issue 13's target: what a chapter page transfers on a first visit, before any scrolling (gzip).
+FIRST_LOAD_LIMIT = 600 * 1024
+
+
+@pytest.mark.parametrize("rel", CHAPTERS)
+def test_chapter_page_first_load_is_light(visitor, rel):
+    v = visitor.visit(rel)
+    assert 0 < v.first_bytes <= FIRST_LOAD_LIMIT, f"{rel}: {v.first_bytes / 1024:.0f} KB transferred before scrolling"
+
+
+@pytest.mark.parametrize("rel", PAGES)
+def test_icons_are_drawn_without_an_icon_font_or_script(visitor, rel):
+    """One icon set: the icons the pages use, as CSS masks (book/_ext/book_site.py); Font Awesome's 1.49 MB
+    script and its icon fonts are never fetched. The search scripts and index load only on the search page."""
+    d = visitor.visit(rel).dom
+    assert d["fontawesome"] == [], f"{rel}: fetched {d['fontawesome']}"
+    undrawn = [i for i in d["icons"] if not i["mask"].startswith("url(") or i["w"] < 4 or i["h"] < 4]
+    assert not undrawn, f"{rel}: icons without a drawing: {undrawn[:5]}"
+    if Path(rel).name == "search.html":
+        assert len(d["search"]) == 3, f"{rel}: {d['search']}"
+    else:
+        assert d["search"] == [], f"{rel}: loads the search index: {d['search']}"
+
+
+SEARCH_QUERIES = {"ko": "어텐션", "en": "attention"}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_search_still_finds_pages(visitor, lang):
+    """The header's search field, on a chapter page that no longer loads the index, leads to the search page,
+    which finds the chapters."""
+    if not CHAPTERS or CHAPTERS[0].startswith("("):
+        pytest.fail("no site")
+    page = visitor.context.new_page()
+    try:
+        page.goto(visitor.base + next(r for r in CHAPTERS if r.startswith(f"{lang}/")), wait_until="load")
+        page.keyboard.press("Control+k")
+        page.wait_for_selector("#pst-search-dialog[open] input[name=q]", timeout=5_000)
+        page.fill("#pst-search-dialog[open] input[name=q]", SEARCH_QUERIES[lang])
+        with page.expect_navigation():
+            page.keyboard.press("Enter")
+        assert "/search.html?q=" in page.url, page.url
+        page.wait_for_selector("#search-results ul.search li", timeout=20_000)
+        found = page.evaluate("() => document.querySelectorAll('#search-results ul.search li').length")
+    finally:
+        page.close()
+    assert found >= 5, f"{lang}: {found} results for {SEARCH_QUERIES[lang]!r}"
+
+
+# A word and the pages that use it, whatever ending follows (Korean particles: 소프트맥스로, 소프트맥스는, ...;
+# English: softmax's, softmaxes); the search page must list every one of them.
+SEARCH_WORDS = {"ko": "소프트맥스", "en": "softmax"}
+
+
+def pages_using(lang: str, word: str) -> set[str]:
+    found = set()
+    for page in sorted((SITE / lang).glob("*.html")):
+        if page.name in ("search.html", "genindex.html"):
+            continue
+        text = re.sub(r"<[^>]+>", " ", page.read_text(encoding="utf-8").split('<article class="bd-article">', 1)[-1]
+                      .split("</article>", 1)[0])
+        if word.lower() in text.lower():
+            found.add(page.name)
+    return found
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_search_finds_a_word_whatever_follows_it(visitor, lang):
+    """The Korean search language (book/_ext/book_search.py) strips particles when indexing and when searching:
+    소프트맥스 finds every Korean page that writes 소프트맥스로 or 소프트맥스는; English search as before."""
+    word = SEARCH_WORDS[lang]
+    expected = pages_using(lang, word)
+    assert len(expected) >= 5, f"{lang}: only {sorted(expected)} use {word!r}"
+    page = visitor.context.new_page()
+    try:
+        page.goto(f"{visitor.base}{lang}/search.html?q={word}", wait_until="load")
+        page.wait_for_function("() => document.querySelector('#search-results p.search-summary') && "
+                               "!document.querySelector('#search-results .search-summary').textContent.includes('...')",
+                               timeout=30_000)
+        page.wait_for_timeout(300)
+        found = page.evaluate("() => [...document.querySelectorAll('#search-results ul.search li > a')]"
+                              ".map(a => new URL(a.href).pathname.split('/').pop())")
+    finally:
+        page.close()
+    missing = expected - set(found)
+    assert not missing, f"{lang}: searching {word!r} misses {sorted(missing)} (found {sorted(set(found))})"
+
+
+@pytest.mark.parametrize("rel", CHAPTERS)
+def test_figures_open_full_size(visitor, rel):
+    """Every figure of a chapter (an image of _images/) is a link to the image itself, so a tap opens it full
+    size; on the page it fits the column."""
+    figures = [img for img in visitor.visit(rel).dom["images"] if img["content"] and "/_images/" in img["src"]]
+    lang, name = Path(rel).parts
+    nb = json.loads((ROOT / "notebooks" / lang / name.replace(".html", ".ipynb")).read_text(encoding="utf-8"))
+    drawn = sum(1 for c in nb["cells"] for o in c.get("outputs", []) if "image/png" in o.get("data", {}))
+    assert len(figures) >= drawn, f"{rel}: the notebook draws {drawn} figures, the page shows {len(figures)}"
+    for img in figures:
+        assert img["link"] == img["src"], f"{rel}: {img['attrSrc']} does not open full size (link {img['link']})"
+
+
 GENERIC_ALT = {"image", "img", "figure", "fig", "picture", "graph", "chart", "plot", "output",
                "그림", "이미지", "사진", "그래프", "출력"}
 
@@ -266,43 +437,45 @@ def test_chapter_page_opens_its_own_notebook_in_colab(visitor, rel):
     assert (ROOT / notebook).is_file()
 
 
-# the student-notebook menu: its button, then its two items, in the page's language
-STUDENT_MENU = {"ko": ("학생용 노트북", "내려받기 (.ipynb)", "Colab에서 열기"),
-                "en": ("Student notebook", "Download (.ipynb)", "Open in Colab")}
+# the notebook menu: its button, each notebook's name (student first), then each notebook's two items
+NOTEBOOK_MENU = {"ko": ("노트북", ["학생용 노트북 (풀이 없음)", "전체 노트북 (풀이 포함)"], "내려받기 (.ipynb)", "Colab에서 열기"),
+                 "en": ("Notebooks", ["Student notebook (no solutions)", "Full notebook (with solutions)"],
+                        "Download (.ipynb)", "Open in Colab")}
 
 
 @pytest.mark.parametrize("rel", PAGES)
 def test_only_chapter_pages_offer_a_student_notebook(visitor, rel):
-    menus = visitor.visit(rel).dom["student"]
+    menus = visitor.visit(rel).dom["notebooks"]
     if rel in CHAPTERS:
-        assert len(menus) == 1, f"{rel}: {len(menus)} student-notebook menus"
+        assert len(menus) == 1, f"{rel}: {len(menus)} notebook menus"
     else:
-        assert menus == [], f"{rel} is not a chapter, but has a student-notebook menu: {menus}"
+        assert menus == [], f"{rel} is not a chapter, but has a notebook menu: {menus}"
 
 
 @pytest.mark.parametrize("rel", CHAPTERS)
-def test_chapter_page_offers_its_student_notebook(visitor, rel):
-    """The header's menu, in the page's language, downloads student/<lang>/<stem>.ipynb as served by the site
-    (the same bytes) or opens that file of the configured repository and branch in Colab; at phone width a
-    click opens it inside the screen."""
+def test_chapter_page_offers_its_student_and_full_notebooks(visitor, rel):
+    """The header's menu, in the page's language, names the student notebook (no solutions) and the full notebook
+    (with them) and, for each, downloads student/<lang>/<stem>.ipynb or notebooks/<lang>/<stem>.ipynb as served
+    by the site (the same bytes) or opens that file of the configured repository and branch in Colab; at phone
+    width a click opens it inside the screen."""
     v = visitor.visit(rel)
     lang, stem = Path(rel).parts[0], Path(rel).stem
-    (menu,) = v.dom["student"]
-    label, download_text, colab_text = STUDENT_MENU[lang]
-    assert menu["inHeader"] and menu["label"] == label, f"{rel}: student-notebook menu {menu}"
-    student = ROOT / "student" / lang / f"{stem}.ipynb"
-    assert student.is_file(), f"{student.relative_to(ROOT)} is missing: run 'make student'"
-
-    download = menu["download"]
-    assert download and download["text"] == download_text, f"{rel}: download item {download}"
-    assert download["href"].startswith(f"{visitor.base}{lang}/"), f"{rel}: {download['href']} is outside the site's {lang}/"
-    with urllib.request.urlopen(download["href"], timeout=10) as response:  # the test's own server, 127.0.0.1
-        assert response.read() == student.read_bytes(), f"{rel}: {download['href']} is not {student.relative_to(ROOT)}"
-
+    (menu,) = v.dom["notebooks"]
+    label, names, download_text, colab_text = NOTEBOOK_MENU[lang]
+    assert menu["inHeader"] and menu["label"] == label and menu["names"] == names, f"{rel}: notebook menu {menu}"
     repo = urlsplit(CONFIG["repository"]["url"]).path.strip("/")
-    expected = (f"{CONFIG['launch_buttons']['colab_url']}/github/{repo}/blob/{CONFIG['repository']['branch']}/"
-                f"student/{lang}/{stem}.ipynb")
-    assert menu["colab"] == {"href": expected, "text": colab_text}, f"{rel}: Colab item {menu['colab']}"
+    for kind, folder, name in (("student", "student", names[0]), ("full", "notebooks", names[1])):
+        source = ROOT / folder / lang / f"{stem}.ipynb"
+        assert source.is_file(), f"{source.relative_to(ROOT)} is missing"
+        download, colab = menu[kind]["download"], menu[kind]["colab"]
+        assert download and download["text"] == download_text and download["name"] == f"{name}: {download_text}", \
+            f"{rel}: {kind} download item {download}"
+        assert download["href"].startswith(f"{visitor.base}{lang}/"), f"{rel}: {download['href']} is outside the site's {lang}/"
+        with urllib.request.urlopen(download["href"], timeout=10) as response:  # the test's own server, 127.0.0.1
+            assert response.read() == source.read_bytes(), f"{rel}: {download['href']} is not {source.relative_to(ROOT)}"
+        expected = (f"{CONFIG['launch_buttons']['colab_url']}/github/{repo}/blob/{CONFIG['repository']['branch']}/"
+                    f"{folder}/{lang}/{stem}.ipynb")
+        assert colab == {"href": expected, "text": colab_text, "name": f"{name}: {colab_text}"}, f"{rel}: {kind} Colab item {colab}"
 
     phone = v.phone.get("student") or {}
     assert "error" not in phone, f"{rel}: the menu could not be opened at phone width: {phone.get('error')}"
@@ -310,6 +483,78 @@ def test_chapter_page_offers_its_student_notebook(visitor, rel):
     for part in ("toggle", "menu"):
         box = phone[part]
         assert 0 <= box["left"] and box["right"] <= phone["width"], f"{rel}: at {phone['width']} px the {part} is at {box}"
+
+
+@pytest.mark.parametrize("rel", [r for r in PAGES if r != "index.html"])
+def test_phone_header_fits_and_names_the_notebooks(visitor, rel):
+    """At 390 and 360 px the article header shows every item whole, none over another and none cut off at the
+    screen's edge; a chapter's notebook menu shows its name in words, in the page's language."""
+    for width, header in visitor.visit(rel).phone["header"].items():
+        assert header is not None, f"{rel}: no article header"
+        assert not header["outside"] and not header["overlaps"] and not header["scrolls"], f"{rel} at {width} px: {header}"
+        assert header["room"] >= 0, f"{rel} at {width} px: the header's two ends overlap: {header}"
+        if rel in CHAPTERS:
+            label = NOTEBOOK_MENU[lang_of(rel)][0]
+            assert label in [item["text"] for item in header["items"]], f"{rel} at {width} px: {header['items']}"
+
+
+LICENCE = {"ko": "글과 그림: CC BY 4.0. 코드: MIT.", "en": "Text and figures: CC BY 4.0. Code: MIT."}
+
+
+@pytest.mark.parametrize("rel", [r for r in PAGES if r != "index.html"])
+def test_page_footer_shows_the_licences(visitor, rel):
+    licence = visitor.visit(rel).dom["licence"]
+    assert licence and licence["shown"], f"{rel}: no licence in the footer"
+    assert licence["text"] == LICENCE[lang_of(rel)], f"{rel}: {licence}"
+    assert len(licence["links"]) == 2 and any("creativecommons.org/licenses/by/4.0" in h for h in licence["links"])
+
+
+@pytest.mark.parametrize("rel", [r for r in PAGES if lang_of(r) == "ko" and Path(r).name not in ("genindex.html", "search.html")])
+def test_korean_breaks_lines_between_words(visitor, rel):
+    """Korean pages wrap between words (word-break: keep-all; overflow-wrap for a token longer than the line):
+    at 360 px no Korean word of the article, headings and table cells included, is split across two lines."""
+    korean = visitor.visit(rel).phone.get("korean")
+    assert korean, f"{rel}: the Korean text was not measured"
+    assert korean["wordBreak"] == "keep-all" and korean["overflowWrap"] == "break-word", f"{rel}: {korean}"
+    assert korean["checked"] > 20, f"{rel}: only {korean['checked']} Korean words found"
+    assert korean["count"] == 0, f"{rel}: {korean['count']} Korean words split across lines at 360 px, e.g. {korean['split']}"
+
+
+TWIN_SECTION = {"ko/05_scaled_dot_product.html": "ch05-masks", "en/03_split_vs_chunk.html": "ch03-exercises"}
+
+
+@pytest.mark.parametrize("rel, section", sorted(TWIN_SECTION.items()))
+@pytest.mark.parametrize("how", ["anchor", "scrolled"])
+def test_twin_link_keeps_the_section(visitor, rel, section, how):
+    """Following the link to the other language from a section (reached by its anchor, or by scrolling to it)
+    opens the twin page at the same section."""
+    if rel not in PAGES:
+        pytest.fail(f"{rel} is not in the site; update TWIN_SECTION")
+    page = visitor.context.new_page()
+    try:
+        page.set_viewport_size({"width": 390, "height": 844})
+        if how == "anchor":
+            page.goto(f"{visitor.base}{rel}#{section}", wait_until="load")
+        else:
+            page.goto(f"{visitor.base}{rel}", wait_until="load")
+            # once the page's layout is final (fonts), the section's heading just under the sticky header,
+            # where a reader's scrolling brings it
+            page.evaluate("async () => { await document.fonts.ready; }")
+            page.evaluate("(id) => { const e = document.getElementById(id); "
+                          "const h = e.matches('section') ? e.querySelector('h1, h2, h3, h4') : e.nextElementSibling; "
+                          "const top = document.querySelector('.bd-header-article').getBoundingClientRect().bottom + 12; "
+                          "window.scrollTo({top: h.getBoundingClientRect().top + scrollY - top, behavior: 'instant'}); }", section)
+            page.wait_for_timeout(200)
+        # a tap where the link shows (Playwright's page.click would first scroll the sticky header's link
+        # "into view", moving the page up by half a screen)
+        box = page.locator("a.twin-link").bounding_box()
+        with page.expect_navigation():
+            page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        other = next(x for x in LANGS if x != lang_of(rel))
+        assert page.url == f"{visitor.base}{other}/{Path(rel).name}#{section}", page.url
+        assert page.evaluate("(id) => !!document.getElementById(id)", section)
+    finally:
+        page.close()
 
 
 @pytest.mark.parametrize("rel", sorted(SCREENSHOT_PAGES) or ["(no chapter page)"])
@@ -421,8 +666,8 @@ def test_internal_links_and_anchors_resolve():
                     broken.append(f"{rel}: {href} (no id {unquote(parts.fragment)!r} in {target.relative_to(SITE.resolve())})")
     LINK_STATS.update(pages=len(site_pages()), links=links, fragments=fragments, downloads=downloads, broken=len(broken))
     assert not broken, f"{len(broken)} broken internal links: " + "; ".join(broken[:20])
-    # every chapter page's student notebook is among the links checked (one download each)
-    assert downloads == len(CHAPTERS), f"{downloads} downloads checked, for {len(CHAPTERS)} chapter pages"
+    # every chapter page's student and full notebooks are among the links checked (two downloads each)
+    assert downloads == 2 * len(CHAPTERS), f"{downloads} downloads checked, for {len(CHAPTERS)} chapter pages"
 
 
 @pytest.mark.parametrize("name", sorted({Path(rel).name for rel in site_pages() if len(Path(rel).parts) == 2}))
@@ -482,6 +727,8 @@ def _write_report(visitor: Visitor) -> None:
         lines += [f"  {v.rel:<44} {v.bytes / 1e6:5.2f} MB ({v.raw_bytes / 1e6:5.2f} MB) in {v.requests} requests; "
                   f"explorers {sum(r[1] for r in v.resources if EXPLORER_FILES.search(r[0])) / 1e3:.1f} kB"
                   for v in sorted(chapters, key=lambda v: v.rel)]
+        lines.append("first load before scrolling (KB gzip): " + ", ".join(f"{v.rel} {v.first_bytes / 1024:.0f}"
+                                                                          for v in sorted(chapters, key=lambda v: v.rel)))
         lines.append(f"  heaviest: {chapters[0].rel}, {chapters[0].bytes:,} bytes transferred ({chapters[0].raw_bytes:,} uncompressed)")
     if LINK_STATS:
         lines.append(f"links: {LINK_STATS['links']} internal links ({LINK_STATS['fragments']} with an anchor, "

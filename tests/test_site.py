@@ -1,6 +1,7 @@
 """The built site (_build/html, made by `make book`; `make test` builds it first): every page in the
 right language, linked to its twin, loading nothing from a third party, chapter pages launching
-their own notebook in Colab and offering their student notebook (download, Colab), other pages not."""
+their own notebook in Colab and offering their student and full notebooks (download, Colab), each named,
+other pages not; every page's footer gives the licences in the page's language."""
 
 from __future__ import annotations
 
@@ -25,9 +26,13 @@ INTERFACE = {  # words a reader must see in their own language on every content 
     "ko": ['placeholder="이 책에서 검색..."', "본문 바로 가기", 'title="색상 모드"', 'title="PDF로 인쇄"'],
     "en": ['placeholder="Search this book..."', "Skip to main content", 'title="Color mode"', 'title="Print to PDF"'],
 }
-# the student-notebook menu of a chapter page: its button, then its two items, in the page's language
-STUDENT_MENU = {"ko": ("학생용 노트북", "내려받기 (.ipynb)", "Colab에서 열기"),
-                "en": ("Student notebook", "Download (.ipynb)", "Open in Colab")}
+# the notebook menu of a chapter page, in the page's language: its button, the name of each notebook (the
+# student notebook first), and each notebook's two items
+NOTEBOOK_MENU = {"ko": ("노트북", ("학생용 노트북 (풀이 없음)", "전체 노트북 (풀이 포함)"), "내려받기 (.ipynb)", "Colab에서 열기"),
+                 "en": ("Notebooks", ("Student notebook (no solutions)", "Full notebook (with solutions)"),
+                        "Download (.ipynb)", "Open in Colab")}
+# the footer's licence line (LICENSE), in the page's language
+LICENCE = {"ko": "글과 그림: CC BY 4.0. 코드: MIT.", "en": "Text and figures: CC BY 4.0. Code: MIT."}
 
 
 def pages(lang: str) -> list[Path]:
@@ -109,8 +114,11 @@ def test_chapter_page_launches_its_own_notebook_in_colab(stem, lang):
     path = f"notebooks/{lang}/{stem}.ipynb"
     expected = f"{CONFIG['launch_buttons']['colab_url']}/github/{repo}/blob/{CONFIG['repository']['branch']}/{path}"
     links = [a["href"] for a in soup(page).find_all("a", href=True) if "colab.research.google.com" in a["href"]
-             and not a.find_parent(class_="dropdown-student-notebook")]  # that one opens the student notebook
+             and "/student/" not in a["href"]]  # the notebook menu opens the student notebook too
     assert links == [expected], f"{lang}/{stem}: Colab links {links}"
+    # the full notebook's only Colab link is the notebook menu's, named as the full notebook
+    (link,) = soup(page).select(".dropdown-notebooks a.notebooks-full-colab")
+    assert link["aria-label"].startswith(NOTEBOOK_MENU[lang][1][1]), link
     assert (ROOT / path).is_file()
 
 
@@ -121,41 +129,58 @@ def colab_url(path: str) -> str:
 
 @pytest.mark.parametrize("stem", chapter_stems())
 @pytest.mark.parametrize("lang", LANGS)
-def test_chapter_page_offers_its_student_notebook(stem, lang):
-    """A menu in the page's header, in the page's language: download the chapter's student notebook from
-    the site (a copy, byte for byte, of student/<lang>/<stem>.ipynb), or open that file on GitHub in Colab."""
+def test_chapter_page_offers_its_student_and_full_notebooks(stem, lang):
+    """One menu in the page's header, in the page's language, names each notebook (the student notebook without
+    the solutions, the full notebook with them): download it from the site (a copy, byte for byte, of
+    student/<lang>/<stem>.ipynb or notebooks/<lang>/<stem>.ipynb), or open that file on GitHub in Colab. The
+    theme's unnamed launch (rocket) and source-download buttons are gone from the page."""
     page = SITE / lang / f"{stem}.html"
-    menus = soup(page).select(".dropdown-student-notebook")
-    assert len(menus) == 1, f"{lang}/{stem}: {len(menus)} student-notebook menus"
+    doc = soup(page)
+    menus = doc.select(".dropdown-notebooks")
+    assert len(menus) == 1, f"{lang}/{stem}: {len(menus)} notebook menus"
     menu = menus[0]
     assert menu.find_parent(class_="bd-header-article") is not None, f"{lang}/{stem}: the menu is not in the header"
-    label, download_text, colab_text = STUDENT_MENU[lang]
+    label, names, download_text, colab_text = NOTEBOOK_MENU[lang]
     toggle = menu.find("button", class_="dropdown-toggle")
     assert toggle is not None and toggle.get_text(" ", strip=True) == label, f"{lang}/{stem}: menu button {toggle}"
-    student = ROOT / "student" / lang / f"{stem}.ipynb"
-    assert student.is_file(), f"{student.relative_to(ROOT)} is missing: run 'make student'"
-
-    downloads = menu.find_all("a", download=True)
-    assert len(downloads) == 1 and downloads[0].get_text(" ", strip=True) == download_text, f"{lang}/{stem}: {downloads}"
-    target = local_target(page, downloads[0]["href"])
-    assert target is not None and target.is_file(), f"{lang}/{stem}: download {downloads[0]['href']} is not in the site"
-    assert (SITE / lang).resolve() in target.parents, f"{lang}/{stem}: download {target} is outside {lang}/"
-    assert target.read_bytes() == student.read_bytes(), f"{lang}/{stem}: {target} differs from {student.relative_to(ROOT)}"
-
-    colab = [a for a in menu.find_all("a", href=True) if "colab.research.google.com" in a["href"]]
-    assert [a["href"] for a in colab] == [colab_url(f"student/{lang}/{stem}.ipynb")], f"{lang}/{stem}: {colab}"
-    assert colab[0].get_text(" ", strip=True) == colab_text
+    assert [h.get_text(" ", strip=True) for h in menu.select(".dropdown-header")] == list(names)
+    for (kind, folder), name in zip((("student", "student"), ("full", "notebooks")), names, strict=True):
+        source = ROOT / folder / lang / f"{stem}.ipynb"
+        assert source.is_file(), f"{source.relative_to(ROOT)} is missing: run 'make execute' / 'make student'"
+        downloads = menu.select(f"a.notebooks-{kind}-download[download]")
+        assert len(downloads) == 1 and downloads[0].get_text(" ", strip=True) == download_text, f"{lang}/{stem}: {downloads}"
+        assert downloads[0]["aria-label"] == f"{name}: {download_text}"
+        target = local_target(page, downloads[0]["href"])
+        assert target is not None and target.is_file(), f"{lang}/{stem}: download {downloads[0]['href']} is not in the site"
+        assert (SITE / lang).resolve() in target.parents, f"{lang}/{stem}: download {target} is outside {lang}/"
+        assert target.read_bytes() == source.read_bytes(), f"{lang}/{stem}: {target} differs from {source.relative_to(ROOT)}"
+        colab = menu.select(f"a.notebooks-{kind}-colab")
+        assert [a["href"] for a in colab] == [colab_url(f"{folder}/{lang}/{stem}.ipynb")], f"{lang}/{stem}: {colab}"
+        assert colab[0].get_text(" ", strip=True) == colab_text and colab[0]["aria-label"] == f"{name}: {colab_text}"
+    assert not doc.select(".dropdown-launch-buttons, .btn-download-source-button"), f"{lang}/{stem}: theme's unnamed buttons"
 
 
 @pytest.mark.parametrize("lang, name", ALL_PAGES)
 def test_only_chapter_pages_offer_a_student_notebook(lang, name):
     doc = soup(SITE / lang / name)
-    menus = doc.select(".dropdown-student-notebook")
+    menus = doc.select(".dropdown-notebooks")
     student_links = [a["href"] for a in doc.find_all("a", href=True) if "_student/" in a["href"] or "/student/" in a["href"]]
     if Path(name).stem in chapter_stems():
-        assert len(menus) == 1, f"{lang}/{name}: {len(menus)} student-notebook menus"
+        assert len(menus) == 1, f"{lang}/{name}: {len(menus)} notebook menus"
     else:
         assert not menus and not student_links, f"{lang}/{name} is not a chapter, but offers a student notebook: {student_links}"
+
+
+@pytest.mark.parametrize("lang, name", ALL_PAGES)
+def test_every_page_gives_the_licences_in_its_language(lang, name):
+    """LICENSE: text and figures CC BY 4.0, code MIT; the footer says so, in the page's language, and links both."""
+    (line,) = soup(SITE / lang / name).select("footer .book-licence")
+    assert line.get_text(" ", strip=True).replace(" .", ".") == LICENCE[lang], f"{lang}/{name}: {line}"
+    links = {a.get_text(strip=True): a["href"] for a in line.find_all("a", rel="license")}
+    repo = CONFIG["repository"]["url"].rstrip("/")
+    assert links == {"CC BY 4.0": f"https://creativecommons.org/licenses/by/4.0/deed.{lang}",
+                     "MIT": f"{repo}/blob/{CONFIG['repository']['branch']}/LICENSE"}, links
+    assert "CC BY 4.0" in (ROOT / "LICENSE").read_text(encoding="utf-8")
 
 
 def test_a_missing_student_notebook_stops_the_build(tmp_path, monkeypatch, capsys):
@@ -183,10 +208,16 @@ def test_chapter_page_has_math_widgets_and_figures_served_locally(stem, lang):
     page = SITE / lang / f"{stem}.html"
     doc = soup(page)
     scripts = [s.get("src", "") for s in doc.find_all("script")]
-    if doc.find(class_="math"):  # Sphinx loads MathJax only on pages with math
-        assert any(s.endswith("_vendor/mathjax/tex-chtml.js") for s in scripts), "MathJax is not the site's own"
-        assert (SITE / "_vendor" / "mathjax" / "tex-chtml.js").is_file()
-    assert not [s for s in scripts if "mathjax" in s.lower() and "_vendor/mathjax/" not in s]
+    # math is rendered at build time (book/_ext/book_math.py): KaTeX's HTML, no TeX left for a script, no math
+    # script at all, and KaTeX's stylesheet (the site's own) only on pages with math
+    styles = [link["href"] for link in doc.find_all("link", rel="stylesheet") if "katex" in link["href"]]
+    assert not [s for s in scripts if "mathjax" in s.lower() or "katex" in s.lower()], scripts
+    if doc.select("article .katex"):
+        assert [s.rsplit("/_vendor/", 1)[-1] for s in styles] == ["katex/katex.min.css"], styles
+        assert (SITE / "_vendor" / "katex" / "katex.min.css").is_file()
+    else:
+        assert styles == [], f"{lang}/{stem}: KaTeX's stylesheet on a page without math"
+    assert not doc.select("article .math:not(:has(.katex)), article .katex-error"), f"{lang}/{stem}: math left unrendered"
     # explorers are plain HTML switched by the site's own small script: no page loads a widget manager
     assert not doc.find("script", type="application/vnd.jupyter.widget-state+json"), "a page holds saved widgets"
     assert not [s for s in scripts if "embed-amd" in s or "require.js" in s], "a page loads the widget manager"
@@ -247,6 +278,19 @@ def test_each_language_has_its_own_search_index():
         for lang, other in (("ko", "en"), ("en", "ko")):
             title = json.dumps(f"{chapter.title(lang)}")  # the index stores non-ASCII text \\u-escaped
             assert title in index[lang] and title not in index[other], f"{chapter.stem}: {lang} title in the wrong index"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_heavy_theme_scripts_are_not_loaded(lang):
+    """No page loads Font Awesome's script (icons.css draws the icons); only the search page loads the search
+    index and its scripts."""
+    assert (SITE / lang / "_static" / "icons.css").is_file()
+    for page in sorted((SITE / lang).glob("*.html")):
+        scripts = [s.get("src", "") for s in soup(page).find_all("script")]
+        assert not [s for s in scripts if "fontawesome" in s], f"{page.name}: {scripts}"
+        search = [s for s in scripts if re.search(r"(searchindex|searchtools|language_data)\.js", s)]
+        assert len(search) == (3 if page.name == "search.html" else 0), f"{page.name}: {search}"
+        assert any(link.get("href", "").startswith("_static/icons.css") for link in soup(page).find_all("link"))
 
 
 @pytest.mark.parametrize("lang", LANGS)

@@ -8,9 +8,10 @@ root _config.yml/_toc.yml/book/glossary.yml  ->  _build/stage/<lang>/ (a flat Ju
 language, derived, never edited)  ->  _build/html/<lang>/  plus the landing page _build/html/index.html.
 Every build runs Sphinx with -W -n --keep-going: any warning fails it.
 
-Each chapter page also offers its student notebook (student/<lang>/<stem>.ipynb, written by `make student`):
-assemble() copies it to _build/html/<lang>/_student/, and the header's student-notebook menu
-(book/_templates/student-notebook.html) links to that copy and to the same file on GitHub in Colab.
+Each chapter page also offers its two notebooks: the student notebook (student/<lang>/<stem>.ipynb, written
+by `make student`) and the full notebook with the solutions (notebooks/<lang>/<stem>.ipynb). assemble() copies
+them to _build/html/<lang>/_student/ and _build/html/<lang>/_notebooks/, and the header's notebook menu
+(book/_templates/notebooks-menu.html) links to those copies and to the same files on GitHub in Colab.
 """
 
 from __future__ import annotations
@@ -47,13 +48,16 @@ STAGED_DIRS = {"_templates": ROOT / "book" / "_templates", "_ext": ROOT / "book"
 # adds its settings script twice on every page (a SyntaxError in the browser console).
 EXTENSIONS = ["sphinx_togglebutton", "sphinx_copybutton", "myst_nb", "jupyter_book", "sphinx_comments",
               "sphinx_external_toc", "sphinx.ext.intersphinx", "sphinx_design", "sphinx_book_theme",
-              "sphinx_exercise", "book_i18n", "book_a11y"]
+              "sphinx_exercise", "book_i18n", "book_a11y", "book_site", "book_math", "book_search"]
 VENDOR = ROOT / "node_modules"
 GENERATED = {"glossary"}  # pages written from data by this module
 FOLDED_CELL_PROMPTS = {"ko": ("코드 보기", "코드 접기"), "en": ("Show code", "Hide code")}
 # The folder of each language's site that holds the chapters' student notebooks (Sphinx writes none of
 # its own output there; the underscore keeps it apart from the pages, like _static and _sources).
 STUDENT_SITE_DIR = "_student"
+FULL_SITE_DIR = "_notebooks"  # the same for the full notebooks (with the solutions)
+# The footer's licence links (LICENSE: text and figures CC BY 4.0, code MIT): the deed in the page's language.
+CC_BY_DEED = "https://creativecommons.org/licenses/by/4.0/deed.{lang}"
 
 
 class SiteError(RuntimeError):
@@ -175,7 +179,8 @@ def config_for(lang: str) -> dict:
     config["author"] = own["author"]
     config["repository"]["path_to_book"] = f"notebooks/{lang}"
     config["sphinx"] = section = copy.deepcopy(config.get("sphinx") or {})
-    section["local_extensions"] = {"book_i18n": "_ext", "book_a11y": "_ext"}
+    section["local_extensions"] = {"book_i18n": "_ext", "book_a11y": "_ext", "book_site": "_ext",
+                                   "book_math": "_ext", "book_search": "_ext"}
     # Merge our html_theme_options into Jupyter Book's instead of replacing them (which would
     # drop the launch buttons and the repository settings).
     section["recursive_update"] = True
@@ -186,19 +191,27 @@ def config_for(lang: str) -> dict:
     sphinx["extensions"] = EXTENSIONS
     sphinx["templates_path"] = ["_templates"]
     sphinx["locale_dirs"] = ["_locale"]
-    # chapter -> where its student notebook is in the site (a path for pathto()) and in Colab ("" if
-    # Colab is off); book/_templates/student-notebook.html shows the menu on exactly these pages
+    # chapter -> where its student and full notebooks are in the site (paths for pathto()) and in Colab
+    # ("" if Colab is off); book/_templates/notebooks-menu.html shows the menu on exactly these pages
     colab = colab_base(root)
-    students = {stem: {"download": f"{STUDENT_SITE_DIR}/{stem}.ipynb",
-                       "colab": f"{colab}student/{lang}/{stem}.ipynb" if colab else ""}
-                for stem in student_notebooks(lang)}
+    notebooks = {stem: {kind: {"download": f"{folder}/{stem}.ipynb",
+                               "colab": f"{colab}{repo_dir}/{lang}/{stem}.ipynb" if colab else ""}
+                        for kind, folder, repo_dir in (("student", STUDENT_SITE_DIR, "student"),
+                                                       ("full", FULL_SITE_DIR, "notebooks"))}
+                 for stem in student_notebooks(lang)}
+    repo_url = str((root.get("repository") or {}).get("url") or "").rstrip("/")
+    branch = (root.get("repository") or {}).get("branch") or "main"
     sphinx.setdefault("html_context", {}).update(
         {"book_lang": lang, "twin_lang": other, "twin_name": langs[other]["name"],
-         "book_description": own["description"], "student_notebooks": students})
+         "book_description": own["description"], "chapter_notebooks": notebooks,
+         "licence_urls": {"text": CC_BY_DEED.format(lang=lang), "code": f"{repo_url}/blob/{branch}/LICENSE"}})
     # the words of a folded code cell (hide-input): myst-nb's English default on Korean pages otherwise
     sphinx["nb_code_prompt_show"], sphinx["nb_code_prompt_hide"] = FOLDED_CELL_PROMPTS[lang]
     options = sphinx.setdefault("html_theme_options", {})
-    options["article_header_end"] = ["twin-link.html", "student-notebook.html", "article-header-buttons.html"]
+    options["article_header_end"] = ["twin-link.html", "notebooks-menu.html", "article-header-buttons.html"]
+    # the theme's footer items (theme.conf of sphinx-book-theme 1.3.0) and the licences
+    options["footer_content_items"] = ["author.html", "copyright.html", "last-updated.html", "extra-footer.html",
+                                       "licence.html"]
     options["search_bar_text"] = own["search_bar_text"]
     # pydata-sphinx-theme 0.17.1 fills in navbar_persistent = ["search-button-field"] whenever the
     # user's options lack the key, overriding sphinx-book-theme's empty default: every page then got a
@@ -209,11 +222,15 @@ def config_for(lang: str) -> dict:
 
 
 def offline_assets() -> dict:
-    """Sphinx settings that serve MathJax from the site itself."""
+    """Sphinx settings that serve KaTeX's stylesheet from the site itself."""
     # Sphinx puts relative script paths under _static/; "../../" climbs from <site>/<lang>/_static
     # to the site root, where assemble() puts one _vendor/ folder shared by both languages.
     return {
-        "mathjax_path": "../../_vendor/mathjax/tex-chtml.js",
+        # math is rendered at build time (book/_ext/book_math.py: KaTeX run by Node); pages with math
+        # load only KaTeX's stylesheet and fonts
+        "html_math_renderer": "book_katex",
+        "book_katex_assets": "../../_vendor/katex",
+        "book_node_modules": str(VENDOR),
         # No page shows a saved ipywidgets view (explorers are plain HTML, see explorer_outputs), so no
         # page needs the widget manager; nothing would load it, and this keeps myst-nb from naming one.
         "nb_ipywidgets_js": {},
@@ -264,7 +281,7 @@ def stage(lang: str) -> Path:
             _write_if_changed(out / name, src)
     for name, folder in STAGED_DIRS.items():
         for src in sorted(folder.rglob("*")):
-            if src.is_file() and src.suffix in (".html", ".py", ".po", ".css", ".svg"):
+            if src.is_file() and src.suffix in (".html", ".py", ".po", ".css", ".svg", ".js"):
                 _copy_if_changed(src, out / name / src.relative_to(folder))
     _write_if_changed(out / "_config.yml", yaml.safe_dump(config, allow_unicode=True, sort_keys=False))
     _write_if_changed(out / "_toc.yml", yaml.safe_dump(toc, allow_unicode=True, sort_keys=False))
@@ -355,13 +372,11 @@ def explorer_html(explorer: dict, lang: str, alt: str, states: str, cell_id: str
 # package-lock.json, installed by `npm ci`). A folder is copied with the files whose names end in
 # one of the given suffixes (MathJax loads its fonts relative to the script).
 VENDOR_FILES = {
-    "mathjax/tex-chtml.js": "mathjax/es5/tex-chtml.js",
-    "mathjax/LICENSE": "mathjax/LICENSE",
+    "katex/LICENSE": "katex/LICENSE",
 }
 VENDOR_DIRS = {
-    "mathjax/output/chtml/fonts/woff-v2": ("mathjax/es5/output/chtml/fonts/woff-v2", (".woff",)),
-    # loaded on demand by MathJax's autoload (\color, \boldsymbol, ...)
-    "mathjax/input/tex/extensions": ("mathjax/es5/input/tex/extensions", (".js",)),
+    # KaTeX's fonts: every current browser takes woff2 (katex.min.css is rewritten to name only those)
+    "katex/fonts": ("katex/dist/fonts", (".woff2",)),
 }
 # Our own scripts: the explorers' switcher and its styles, which each explorer's HTML names
 # (explorer_html); the script fetches an explorer's states when it nears the screen.
@@ -372,9 +387,21 @@ VENDOR_OWN = {"explorer/explorer.js": ROOT / "book" / "assets" / "explorer.js",
 THEME_MACROS = ("webpack-macros.html", "sbt-webpack-macros.html")
 
 
+def katex_css() -> str:
+    """KaTeX's stylesheet naming only the woff2 fonts (the site serves no .woff or .ttf)."""
+    src = VENDOR / "katex" / "dist" / "katex.min.css"
+    if not src.is_file():
+        raise SiteError("node_modules/katex/dist/katex.min.css is missing: run 'npm ci' (package-lock.json pins katex)")
+    css = re.sub(r',url\(fonts/[^)]+\.(?:woff|ttf)\) format\("(?:woff|truetype)"\)', "", src.read_text(encoding="utf-8"))
+    if re.search(r"\.(?:woff|ttf)\)", css):
+        raise SiteError("node_modules/katex/dist/katex.min.css: its @font-face rules changed; update katex_css() in tools/site.py")
+    return css
+
+
 def copy_vendor(out: Path) -> None:
     if not VENDOR.is_dir():
-        raise SiteError("node_modules/ is missing: run 'make book' (it runs 'npm ci') to fetch MathJax")
+        raise SiteError("node_modules/ is missing: run 'make book' (it runs 'npm ci') to fetch KaTeX")
+    _write_if_changed(out / "katex" / "katex.min.css", katex_css())
     for dst, src in VENDOR_FILES.items():
         if not (VENDOR / src).is_file():
             raise SiteError(f"node_modules/{src} is missing: run 'npm ci' (package-lock.json pins it)")
@@ -388,14 +415,26 @@ def copy_vendor(out: Path) -> None:
 
 
 def static_outdated(src: Path) -> bool:
-    """Whether a file of the stage's _static/ differs from the one in its last build. Sphinx copies
-    static files only when it writes a page, so a change to the CSS alone would never reach the site."""
+    """Whether a file of the stage's _static/ differs from the one in its last build, or our Sphinx extensions
+    (_ext/) changed since then. Sphinx copies static files only when it writes a page, so a change to the CSS
+    alone would never reach the site; nor does it notice that an extension changed what it writes."""
     built = src / "_build" / "html" / "_static"
     for f in (src / "_static").rglob("*"):
         copy = built / f.relative_to(src / "_static")
         if f.is_file() and not (copy.is_file() and filecmp.cmp(f, copy, shallow=False)):
             return True
-    return False
+    return _ext_stamp(src) != _read(src / "_build" / EXT_STAMP)
+
+
+EXT_STAMP = "book-ext.stamp"  # in the stage's _build/: the _ext/ sources its last build ran with
+
+
+def _ext_stamp(src: Path) -> str:
+    return "".join(f"{f.name}\n{f.read_text(encoding='utf-8')}" for f in sorted((src / "_ext").glob("*.py")))
+
+
+def _read(path: Path) -> str | None:
+    return path.read_text(encoding="utf-8") if path.is_file() else None
 
 
 def build_one(lang: str) -> dict:
@@ -409,6 +448,8 @@ def build_one(lang: str) -> dict:
     seconds = time.perf_counter() - start
     output = re.sub(r"\x1b\[[0-9;]*m", "", proc.stdout + proc.stderr)  # drop terminal colours
     log.write_text(output, encoding="utf-8")
+    if proc.returncode == 0:
+        (src / "_build" / EXT_STAMP).write_text(_ext_stamp(src), encoding="utf-8")
     warnings = [line for line in output.splitlines() if re.search(r"WARNING|ERROR", line)]
     return {"lang": lang, "returncode": proc.returncode, "seconds": seconds, "warnings": warnings, "log": log,
             "html": src / "_build" / "html"}
@@ -432,11 +473,12 @@ def assemble(results: list[dict]) -> None:
         shutil.copytree(r["html"], tmp / r["lang"], ignore=shutil.ignore_patterns(*THEME_MACROS))
         if (STAGE / r["lang"] / EXPLORER_DIR).is_dir():  # the explorers' states, beside the pages that load them
             shutil.copytree(STAGE / r["lang"] / EXPLORER_DIR, tmp / r["lang"] / EXPLORER_DIR)
-        for stem, src in student_notebooks(r["lang"]).items():  # the chapter pages' student downloads
+        for stem, src in student_notebooks(r["lang"]).items():  # the chapter pages' notebook downloads
             _copy_if_changed(src, tmp / r["lang"] / STUDENT_SITE_DIR / f"{stem}.ipynb")
-            # the download button offers the page's source: the notebook readers open (plain Markdown),
-            # not the MyST page the site was built from
-            _copy_if_changed(ROOT / "notebooks" / r["lang"] / f"{stem}.ipynb", tmp / r["lang"] / "_sources" / f"{stem}.ipynb")
+            full = ROOT / "notebooks" / r["lang"] / f"{stem}.ipynb"  # plain Markdown, as readers open it
+            _copy_if_changed(full, tmp / r["lang"] / FULL_SITE_DIR / f"{stem}.ipynb")
+            # the page's source is the notebook readers open, not the MyST page the site was built from
+            _copy_if_changed(full, tmp / r["lang"] / "_sources" / f"{stem}.ipynb")
     copy_vendor(tmp / "_vendor")
     (tmp / "index.html").write_text(landing_page(), encoding="utf-8")
     (tmp / ".nojekyll").write_text("", encoding="utf-8")
