@@ -53,6 +53,12 @@ def execute(nb: nbformat.NotebookNode, cwd: Path) -> tuple[nbformat.NotebookNode
         store_widget_state=True,
         resources={"metadata": {"path": str(cwd)}},
     )
+    # nbclient lets a cell tagged raises-exception fail quietly; that tag is for nbval (compare the error a
+    # `with expect_error(...)` cell shows). Here a failing reply must stop the run, as in Colab: a block whose
+    # error did not happen, or raised another one. Untagged while running, tagged again after.
+    tagged = [cell for cell in nb.cells if "raises-exception" in cell.metadata.get("tags", [])]
+    for cell in tagged:
+        cell.metadata["tags"].remove("raises-exception")
     start = time.perf_counter()
     peak = seconds = None
     try:
@@ -68,6 +74,8 @@ def execute(nb: nbformat.NotebookNode, cwd: Path) -> tuple[nbformat.NotebookNode
             client.set_widgets_metadata()
     finally:
         shutil.rmtree(sockets, ignore_errors=True)
+        for cell in tagged:
+            cell.metadata["tags"].append("raises-exception")
     return client.nb, seconds, peak
 
 

@@ -99,6 +99,7 @@ SOLUTION_BLOCK = re.compile(r"^(?P<fence>:{3,})\{solution\}[ \t]*(?P<label>[\w-]
                             r"(?P<body>.*?)^(?P=fence)[ \t]*$", re.MULTILINE | re.DOTALL)
 LABEL_LINK = re.compile(r"\[(?P<text>[^\]\n]+)\]\((?P<target>[A-Za-z][\w-]*)\)")
 ROLE = re.compile(r"\{[a-z]+\}`")
+EXPECTS_ERROR = re.compile(r"^\s*with expect_error\(", re.MULTILINE)
 PLAIN_WORDS = {"ko": {"exercise": "연습 문제", "solution": "풀이 설명"},
                "en": {"exercise": "Exercise", "solution": "Explanation"}}
 _ALT = re.compile(r"^(?P<indent>\s*)#(?P<lang>ko|en)(?P<kind>[|:])(?: (?P<text>.*))?$")
@@ -207,6 +208,10 @@ class Chapter:
             text = cell.text(lang)
         new = nbformat.v4.new_code_cell(text, id=cell_id)
         tags = [FLAGS[f] for f in cell.flags]
+        if EXPECTS_ERROR.search(text):
+            # for nbval only: this cell shows an error on purpose, compare it like any output. Colab ignores
+            # tags, and needs none here: expect_error lets Run all go on
+            tags.append("raises-exception")
         if tags:
             new.metadata["tags"] = tags
         alt = cell.figure_alt(lang)
