@@ -52,6 +52,26 @@ def test_good_source_generates_two_parallel_notebooks(tmp_path):
     assert chapter.title("ko") == "제목" and chapter.title("en") == "Title"
 
 
+def test_drawing_cells_are_folded_on_the_site_and_in_colab(tmp_path):
+    chapter = parse(write(tmp_path, "%% code drawing\ndef draw(ax):\n    #ko| ax.set_title(\"제목\")\n"
+                                    "    #en| ax.set_title(\"title\")\n\n\ndef label(ax):\n    pass\n"
+                                    "%% code drawing\nplot()\n%% code\nx = 1\n"))
+    for lang, title in (("ko", "#@title 그림 그리기: draw, label (그리기만 하는 코드라 접어 두었습니다)"),
+                        ("en", "#@title Drawing: draw, label (folded: this code only draws)")):
+        helper, figure, plain = chapter.notebook(lang).cells
+        # Colab shows the '#@title' line and folds the code (a form); the site shows a toggle (hide-input)
+        assert helper.source.splitlines()[0] == title and helper.source.splitlines()[1] == "def draw(ax):"
+        assert figure.source.splitlines()[0] == title.split(":")[0] + title[title.index(" ("):]
+        for cell in (helper, figure):
+            assert cell.metadata["tags"] == ["hide-input"] and cell.metadata["cellView"] == "form"
+        assert "cellView" not in plain.metadata and "tags" not in plain.metadata
+    # the code under the title still runs as written
+    helper = chapter.notebook("en").cells[0]
+    namespace: dict = {}
+    exec(helper.source, namespace)
+    assert callable(namespace["draw"]) and callable(namespace["label"])
+
+
 def test_figure_alt_text_becomes_cell_metadata_and_leaves_the_code(tmp_path):
     chapter = parse(write(tmp_path, "%% code\nplot()\n#ko alt: 막대 세 개\n#en alt: three bars\n"))
     for lang, alt in (("ko", "막대 세 개"), ("en", "three bars")):
