@@ -312,3 +312,50 @@ def copy_with_outputs(nb):
 def test_myst_without_a_plain_rendering_is_refused(tmp_path, text, message):
     with pytest.raises(SourceError, match=message):
         parse(write(tmp_path, text)).notebook("ko")
+
+
+# Code lines in the notebooks (issue 13): at most 88 columns, so that a cell fits a laptop's column and a
+# phone scrolls less. LONG_LINES_LEFT is the number of longer lines each chapter's code cells (book and
+# student notebooks, generated helper cells included) still hold, per language: they are NOT excused, only
+# not yet rewrapped (issue 13, part 2, left undone for lack of time; chapters 5-8 were being edited by
+# issue 15 at the same time). The test fails when a chapter gains a long line; when one is rewrapped,
+# lower its number (the message says to), down to 0, then delete the entry.
+MAX_CODE_COLUMNS = 88
+LONG_LINES_LEFT = {
+    "01_dict_to_attention": {"ko": 25, "en": 39},
+    "02_qkv_projection": {"ko": 11, "en": 20},
+    "03_split_vs_chunk": {"ko": 48, "en": 60},
+    "04_heads_view_transpose": {"ko": 58, "en": 74},
+    "05_scaled_dot_product": {"ko": 47, "en": 65},
+    "06_multi_head_attention": {"ko": 85, "en": 104},
+    "07_cost": {"ko": 78, "en": 101},
+}
+
+
+def long_code_lines(path, lang: str) -> list[str]:
+    chapter, found = parse(path), {}
+    for student in (False, True):
+        for cell in chapter.notebook(lang, student).cells:
+            if cell.cell_type == "code":
+                found.update(dict.fromkeys(line for line in cell.source.splitlines() if len(line) > MAX_CODE_COLUMNS))
+    return list(found)
+
+
+@pytest.mark.parametrize("path", chapters(), ids=lambda p: p.stem)
+def test_code_lines_fit_88_columns(path):
+    for lang in ("ko", "en"):
+        long = long_code_lines(path, lang)
+        left = LONG_LINES_LEFT.get(path.stem, {}).get(lang, 0)
+        assert len(long) <= left, (
+            f"{path.name} ({lang}): {len(long)} code lines longer than {MAX_CODE_COLUMNS} columns, "
+            f"{len(long) - left} more than the {left} not yet rewrapped; wrap them (a shape comment may move "
+            "above its line): " + " | ".join(f"{len(line)}: {line.strip()[:60]}" for line in long[:5]))
+        assert len(long) == left, (f"{path.name} ({lang}): only {len(long)} long code lines are left: lower "
+                                   f"LONG_LINES_LEFT[{path.stem!r}][{lang!r}] from {left} to {len(long)}")
+
+
+def test_the_line_length_check_can_fail(tmp_path):
+    short = write(tmp_path, "%% code\nx = 1\n")
+    assert long_code_lines(short, "en") == []
+    long = write(tmp_path, "%% code\n#ko| y = '" + "가" * 90 + "'\n#en| y = 2\n")
+    assert [len(line) for line in long_code_lines(long, "ko")] == [96] and long_code_lines(long, "en") == []
