@@ -172,6 +172,47 @@ PHONE_FACTS = """() => {
   return {width, scrollWidth: document.documentElement.scrollWidth, wide: wide.slice(0, 5), scrolling};
 }"""
 
+# At phone width: each image of the article, how wide it shows, the link that opens it full size, and the
+# smallest text it shows in CSS px. An SVG figure (a file, or an explorer's data: URI) is laid out inline
+# at the image's width, and each text's font size is scaled by its transform to the screen; a raster
+# image's text cannot be measured (kind "raster"). Images not shown (an explorer's other states) are skipped.
+FIGURE_TEXT = r"""async () => {
+  const article = document.querySelector('article.bd-article') || document.body;
+  const found = [];
+  for (const img of article.querySelectorAll('img')) {
+    const src = img.currentSrc || img.src, shown = img.getBoundingClientRect().width;
+    const link = img.closest('a[href]');
+    const item = {src: src.startsWith('data:') ? `data: (${(img.getAttribute('alt') || '').slice(0, 40)})` : src.split('/').pop(),
+                  shown: Math.round(shown), kind: 'raster', min: null, text: null, texts: 0,
+                  link: link ? link.getAttribute('href') : null};
+    if (shown === 0) continue;
+    let svg = null;
+    if (src.startsWith('data:image/svg+xml')) svg = decodeURIComponent(src.slice(src.indexOf(',') + 1));
+    else if (/\.svg([?#]|$)/.test(src)) svg = await (await fetch(src)).text();
+    if (svg !== null) {
+      item.kind = 'svg';
+      const box = document.createElement('div');
+      box.style.cssText = `position:absolute;left:0;top:0;width:${shown}px;visibility:hidden`;
+      box.innerHTML = svg;
+      const el = box.querySelector('svg');
+      el.setAttribute('width', String(shown));
+      el.removeAttribute('height');
+      el.style.height = 'auto';
+      document.body.appendChild(box);
+      for (const t of el.querySelectorAll('text, tspan')) {
+        if (!t.textContent.trim()) continue;
+        const m = t.getScreenCTM();
+        const px = parseFloat(getComputedStyle(t).fontSize) * Math.sqrt(Math.abs(m.a * m.d - m.b * m.c));
+        item.texts += 1;
+        if (item.min === null || px < item.min) { item.min = Math.round(px * 10) / 10; item.text = t.textContent.trim().slice(0, 40); }
+      }
+      box.remove();
+    }
+    found.push(item);
+  }
+  return found;
+}"""
+
 # For the screenshots: scroll the first box of this kind that scrolls sideways (or the first element of
 # the kind) to just below the sticky header.
 SCROLL_TO = """(selector) => {
@@ -533,6 +574,7 @@ class Visitor:
                     v.phone["korean"] = page.evaluate(KOREAN_BREAKS)
             page.set_viewport_size(PHONE)
             page.evaluate(SETTLED)
+            v.phone["figures"] = page.evaluate(FIGURE_TEXT)
             stem = v.rel.replace("/", "-").removesuffix(".html")
             if v.dom.get("notebooks"):
                 self._open_student_menu(v, page, stem)

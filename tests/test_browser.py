@@ -29,7 +29,7 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 import yaml
-from browser_site import CHROMIUM, CHROMIUM_ARGS, INSTALL, SiteServer, Visitor, browser_missing
+from browser_site import CHROMIUM, CHROMIUM_ARGS, INSTALL, PHONE, SiteServer, Visitor, browser_missing
 from conftest import LANGS, ROOT
 
 EXPLORER_MIME = "application/vnd.book.explorer+json"
@@ -427,6 +427,27 @@ def test_page_fits_a_phone_screen(visitor, rel):
     assert not phone["wide"], f"{rel}: content wider than the screen that does not scroll in its own box: {phone['wide']}"
 
 
+# The smallest figure text a reader must make out on a 390 px phone, in CSS px (issue 13).
+MIN_FIGURE_TEXT_PX = 11
+
+
+@pytest.mark.parametrize("rel", CHAPTERS)
+def test_figures_are_legible_on_a_phone_and_open_full_size(visitor, rel):
+    figures = visitor.visit(rel).phone.get("figures")
+    assert figures, f"{rel}: no figure was measured at phone width (every chapter draws at least one)"
+    raster = [f["src"] for f in figures if f["kind"] != "svg"]
+    assert not raster, (f"{rel}: raster figures, whose text cannot be measured: {raster} (the set-up cell "
+                        "makes matplotlib draw SVG: book/chapters/_setup.py)")
+    small = [f"{f['src']} shown {f['shown']} px wide: {f['text']!r} is {f['min']} px" for f in figures
+             if f["min"] is None or f["min"] < MIN_FIGURE_TEXT_PX]
+    assert not small, (f"{rel}: figure text under {MIN_FIGURE_TEXT_PX} CSS px on a {PHONE['width']} px phone "
+                       "(or a figure with no text): make the figure narrower or its text larger: " + "; ".join(small))
+    # a notebook figure (a file; an explorer's figures are data: URIs) is a link to itself, to open full size
+    unlinked = [f["src"] for f in figures if not f["src"].startswith("data:")
+                and (f["link"] or "").rsplit("/", 1)[-1] != f["src"]]
+    assert not unlinked, f"{rel}: figures that do not open full size (book/_ext/book_figures.py): {unlinked}"
+
+
 @pytest.mark.parametrize("rel", CHAPTERS)
 def test_chapter_page_opens_its_own_notebook_in_colab(visitor, rel):
     lang, stem = Path(rel).parts[0], Path(rel).stem
@@ -730,6 +751,12 @@ def _write_report(visitor: Visitor) -> None:
         lines.append("first load before scrolling (KB gzip): " + ", ".join(f"{v.rel} {v.first_bytes / 1024:.0f}"
                                                                           for v in sorted(chapters, key=lambda v: v.rel)))
         lines.append(f"  heaviest: {chapters[0].rel}, {chapters[0].bytes:,} bytes transferred ({chapters[0].raw_bytes:,} uncompressed)")
+        lines.append(f"figure text at {PHONE['width']} px (smallest font of any figure shown, CSS px; at least {MIN_FIGURE_TEXT_PX}):")
+        for v in sorted(chapters, key=lambda v: v.rel):
+            figures = [f for f in v.phone.get("figures", []) if f["min"] is not None]
+            if figures:
+                low = min(figures, key=lambda f: f["min"])
+                lines.append(f"  {v.rel:<44} {len(figures)} figures, smallest {low['min']} px ({low['text']!r} in {low['src'][:40]})")
     if LINK_STATS:
         lines.append(f"links: {LINK_STATS['links']} internal links ({LINK_STATS['fragments']} with an anchor, "
                      f"{LINK_STATS['downloads']} downloads) on "

@@ -53,6 +53,26 @@ def test_good_source_generates_two_parallel_notebooks(tmp_path):
     assert chapter.title("ko") == "제목" and chapter.title("en") == "Title"
 
 
+def test_drawing_cells_are_folded_on_the_site_and_in_colab(tmp_path):
+    chapter = parse(write(tmp_path, "%% code drawing\ndef draw(ax):\n    #ko| ax.set_title(\"제목\")\n"
+                                    "    #en| ax.set_title(\"title\")\n\n\ndef label(ax):\n    pass\n"
+                                    "%% code drawing\nplot()\n%% code\nx = 1\n"))
+    for lang, title in (("ko", "#@title 그림 그리기: draw, label (그리기만 하는 코드라 접어 두었습니다)"),
+                        ("en", "#@title Drawing: draw, label (folded: this code only draws)")):
+        helper, figure, plain = chapter.notebook(lang).cells
+        # Colab shows the '#@title' line and folds the code (a form); the site shows a toggle (hide-input)
+        assert helper.source.splitlines()[0] == title and helper.source.splitlines()[1] == "def draw(ax):"
+        assert figure.source.splitlines()[0] == title.split(":")[0] + title[title.index(" ("):]
+        for cell in (helper, figure):
+            assert cell.metadata["tags"] == ["hide-input"] and cell.metadata["cellView"] == "form"
+        assert "cellView" not in plain.metadata and "tags" not in plain.metadata
+    # the code under the title still runs as written
+    helper = chapter.notebook("en").cells[0]
+    namespace: dict = {}
+    exec(helper.source, namespace)
+    assert callable(namespace["draw"]) and callable(namespace["label"])
+
+
 def test_figure_alt_text_becomes_cell_metadata_and_leaves_the_code(tmp_path):
     chapter = parse(write(tmp_path, "%% code\nplot()\n#ko alt: 막대 세 개\n#en alt: three bars\n"))
     for lang, alt in (("ko", "막대 세 개"), ("en", "three bars")):
@@ -293,3 +313,51 @@ def copy_with_outputs(nb):
 def test_myst_without_a_plain_rendering_is_refused(tmp_path, text, message):
     with pytest.raises(SourceError, match=message):
         parse(write(tmp_path, text)).notebook("ko")
+
+
+# Code lines in the notebooks (issue 13): at most 88 columns, so that a cell fits a laptop's column and a
+# phone scrolls less. LONG_LINES_LEFT is the number of longer lines each chapter's code cells (book and
+# student notebooks, generated helper cells included) still hold, per language: they are NOT excused, only
+# not yet rewrapped (issue 13, part 2, left undone for lack of time; chapters 5-8 were being edited by
+# issue 15 at the same time; chapter 8 arrived after the count was first taken). The test fails when a chapter gains a long line; when one is rewrapped,
+# lower its number (the message says to), down to 0, then delete the entry.
+MAX_CODE_COLUMNS = 88
+LONG_LINES_LEFT = {
+    "01_dict_to_attention": {"ko": 27, "en": 37},
+    "02_qkv_projection": {"ko": 11, "en": 16},
+    "03_split_vs_chunk": {"ko": 46, "en": 54},
+    "04_heads_view_transpose": {"ko": 58, "en": 70},
+    "05_scaled_dot_product": {"ko": 54, "en": 68},
+    "06_multi_head_attention": {"ko": 135, "en": 155},
+    "07_cost": {"ko": 87, "en": 108},
+    "08_real_models": {"ko": 99, "en": 109},
+}
+
+
+def long_code_lines(path, lang: str) -> list[str]:
+    chapter, found = parse(path), {}
+    for student in (False, True):
+        for cell in chapter.notebook(lang, student).cells:
+            if cell.cell_type == "code":
+                found.update(dict.fromkeys(line for line in cell.source.splitlines() if len(line) > MAX_CODE_COLUMNS))
+    return list(found)
+
+
+@pytest.mark.parametrize("path", chapters(), ids=lambda p: p.stem)
+def test_code_lines_fit_88_columns(path):
+    for lang in ("ko", "en"):
+        long = long_code_lines(path, lang)
+        left = LONG_LINES_LEFT.get(path.stem, {}).get(lang, 0)
+        assert len(long) <= left, (
+            f"{path.name} ({lang}): {len(long)} code lines longer than {MAX_CODE_COLUMNS} columns, "
+            f"{len(long) - left} more than the {left} not yet rewrapped; wrap them (a shape comment may move "
+            "above its line): " + " | ".join(f"{len(line)}: {line.strip()[:60]}" for line in long[:5]))
+        assert len(long) == left, (f"{path.name} ({lang}): only {len(long)} long code lines are left: lower "
+                                   f"LONG_LINES_LEFT[{path.stem!r}][{lang!r}] from {left} to {len(long)}")
+
+
+def test_the_line_length_check_can_fail(tmp_path):
+    short = write(tmp_path, "%% code\nx = 1\n")
+    assert long_code_lines(short, "en") == []
+    long = write(tmp_path, "%% code\n#ko| y = '" + "가" * 90 + "'\n#en| y = 2\n")
+    assert [len(line) for line in long_code_lines(long, "ko")] == [96] and long_code_lines(long, "en") == []

@@ -71,5 +71,5 @@ def test_folded_code_cells_are_named_by_their_visible_words_in_the_pages_languag
                                r'admonition-title">([^<]*)</p>', "".join(page(lang, f"{stem}.html") for stem in chapter_stems()))
               for lang in ("ko", "en")}
     assert folded["ko"] and len(folded["ko"]) == len(folded["en"]), "no folded code cell to check"
-    assert {text for _, text in folded["ko"]} == {"코드 보기"} and {text for _, text in folded["en"]} == {"Show code"}
+    assert {text for _, text in folded["ko"]} == {"셀 코드 보기"} and {text for _, text in folded["en"]} == {"Show code cell source"}
     assert all("aria-label" not in attrs for lang in folded for attrs, _ in folded[lang])

@@ -48,10 +48,9 @@ STAGED_DIRS = {"_templates": ROOT / "book" / "_templates", "_ext": ROOT / "book"
 # adds its settings script twice on every page (a SyntaxError in the browser console).
 EXTENSIONS = ["sphinx_togglebutton", "sphinx_copybutton", "myst_nb", "jupyter_book", "sphinx_comments",
               "sphinx_external_toc", "sphinx.ext.intersphinx", "sphinx_design", "sphinx_book_theme",
-              "sphinx_exercise", "book_i18n", "book_site", "book_math", "book_search"]
+              "sphinx_exercise", "book_i18n", "book_site", "book_math", "book_search", "book_figures"]
 VENDOR = ROOT / "node_modules"
 GENERATED = {"glossary"}  # pages written from data by this module
-FOLDED_CELL_PROMPTS = {"ko": ("코드 보기", "코드 접기"), "en": ("Show code", "Hide code")}
 # The folder of each language's site that holds the chapters' student notebooks (Sphinx writes none of
 # its own output there; the underscore keeps it apart from the pages, like _static and _sources).
 STUDENT_SITE_DIR = "_student"
@@ -179,8 +178,8 @@ def config_for(lang: str) -> dict:
     config["author"] = own["author"]
     config["repository"]["path_to_book"] = f"notebooks/{lang}"
     config["sphinx"] = section = copy.deepcopy(config.get("sphinx") or {})
-    section["local_extensions"] = {"book_i18n": "_ext", "book_site": "_ext",
-                                   "book_math": "_ext", "book_search": "_ext"}
+    section["local_extensions"] = {"book_i18n": "_ext", "book_site": "_ext", "book_math": "_ext",
+                                   "book_search": "_ext", "book_figures": "_ext"}
     # Merge our html_theme_options into Jupyter Book's instead of replacing them (which would
     # drop the launch buttons and the repository settings).
     section["recursive_update"] = True
@@ -205,8 +204,6 @@ def config_for(lang: str) -> dict:
         {"book_lang": lang, "twin_lang": other, "twin_name": langs[other]["name"],
          "book_description": own["description"], "chapter_notebooks": notebooks,
          "licence_urls": {"text": CC_BY_DEED.format(lang=lang), "code": f"{repo_url}/blob/{branch}/LICENSE"}})
-    # the words of a folded code cell (hide-input): myst-nb's English default on Korean pages otherwise
-    sphinx["nb_code_prompt_show"], sphinx["nb_code_prompt_hide"] = FOLDED_CELL_PROMPTS[lang]
     options = sphinx.setdefault("html_theme_options", {})
     options["article_header_end"] = ["twin-link.html", "notebooks-menu.html", "article-header-buttons.html"]
     # the theme's footer items (theme.conf of sphinx-book-theme 1.3.0) and the licences

@@ -10,7 +10,8 @@ marker line:
 ``%% code [flag ...]``
     Python shared by both languages. Flags: ``widget`` (the cell only wires an ipywidgets
     explorer; its output is not compared by nbval), ``hide-input`` (the site shows only the
-    output), ``setup`` (left empty: it becomes the set-up cell of ``book/chapters/_setup.py``, which
+    output), ``drawing`` (code that only draws a figure: folded on the site like ``hide-input``, and in
+    Colab as a form under a generated ``#@title`` line naming what it defines), ``setup`` (left empty: it becomes the set-up cell of ``book/chapters/_setup.py``, which
     installs the Hangul font package in Colab and defines ``expect_error``; it comes right after the
     title cell, and the site leaves it out).
 
@@ -66,6 +67,7 @@ LANGS = ("ko", "en")
 FLAGS = {  # flag in the source -> tag in the notebook
     "widget": "nbval-ignore-output",
     "hide-input": "hide-input",
+    "drawing": "hide-input",
     "setup": "remove-cell",
     "solution": "exercise-solution",
     "student": "exercise-student",
@@ -206,8 +208,10 @@ class Chapter:
             text = setup_code(lang, imported_modules(self.cells))
         else:
             text = cell.text(lang)
+        if "drawing" in cell.flags:
+            text = f"{drawing_title(text, lang)}\n{text}"
         new = nbformat.v4.new_code_cell(text, id=cell_id)
-        tags = [FLAGS[f] for f in cell.flags]
+        tags = list(dict.fromkeys(FLAGS[f] for f in cell.flags))
         if EXPECTS_ERROR.search(text):
             # for nbval only: this cell shows an error on purpose, compare it like any output. Colab ignores
             # tags, and needs none here: expect_error lets Run all go on
@@ -217,7 +221,7 @@ class Chapter:
         alt = cell.figure_alt(lang)
         if alt:
             new.metadata["mystnb"] = {"image": {"alt": alt}}
-        if "setup" in cell.flags:  # Colab shows its '#@title' line and folds the code
+        if {"setup", "drawing"} & set(cell.flags):  # Colab shows its '#@title' line and folds the code
             new.metadata["cellView"] = "form"
         return new
 
@@ -422,6 +426,23 @@ def imported_modules(cells: list[Cell]) -> set[str]:
                 if m:
                     found.add(m[1])
     return found
+
+
+DRAWING_TITLE = {"ko": "#@title 그림 그리기{names} (그리기만 하는 코드라 접어 두었습니다)",
+                 "en": "#@title Drawing{names} (folded: this code only draws)"}
+
+
+def drawing_title(code: str, lang: str) -> str:
+    """The '#@title' line of a ``drawing`` cell: Colab shows it in place of the folded code. It names
+    the functions the cell defines, so that a reader knows where they come from when later cells call them."""
+    import ast
+
+    try:
+        tree = ast.parse(code.replace("\n!", "\n#!").replace("\n%", "\n#%"))
+    except SyntaxError:
+        tree = ast.Module(body=[], type_ignores=[])
+    names = [node.name for node in tree.body if isinstance(node, ast.FunctionDef)]
+    return DRAWING_TITLE[lang].format(names=f": {', '.join(names)}" if names else "")
 
 
 def exercise_helper(lang: str, path: Path = EXERCISE_HELPER) -> str:

@@ -16,10 +16,11 @@ It also adds Korean strings to sphinx-copybutton's built-in JS table, which has
 no gettext catalog (``copybutton_messages`` config value, keyed by <html lang>),
 and translates the label "Toggle hidden content" that two extensions write in English whatever
 the language, and a screen reader reads out: the ``aria-label`` of the button sphinx-togglebutton's
-JS adds to every dropdown (the exercises' solutions, the self-check questions) and of the
-``<summary>`` myst-nb 1.x wraps around a hidden cell input (``hide-input`` cells). The
+JS adds to every dropdown (the exercises' solutions, the self-check questions). The
 translation is the msgid "Toggle hidden content" of the ``sphinx`` domain
-(locale/<lang>/LC_MESSAGES/sphinx.po).
+(locale/<lang>/LC_MESSAGES/sphinx.po). The ``<summary>`` myst-nb 1.x wraps around a hidden cell
+input (``hide-input`` and ``drawing`` cells) loses that label, so that its visible words ("Show code
+cell source", translated by the msgids of the same name) are its name.
 """
 from __future__ import annotations
 
@@ -98,12 +99,12 @@ def _togglebutton_label(app) -> None:
 
 
 def _visit_hidden_input(self, node) -> None:
-    """myst-nb's folded cell (hide-input): its <summary> shows "Show code cell source" but is named
-    "Toggle hidden content", a name that does not contain the visible words (axe: label-content-name-
-    mismatch). Without the aria-label its name is the visible prompt, which config_for translates."""
+    # The <summary>'s visible words ("Show code cell source", in the page's language) are its name: an
+    # aria-label that says something else would be a label-content-name mismatch for speech users.
+    node["prompt_show"], node["prompt_hide"] = str(_(node["prompt_show"])), str(_(node["prompt_hide"]))
     start = len(self.body)
     visit_HideCellInput(self, node)
-    self.body[start:] = [part.replace(" " + HIDDEN_LABEL, "") for part in self.body[start:]]
+    self.body[start:] = [part.replace(f" {HIDDEN_LABEL}", "") for part in self.body[start:]]
 
 
 def setup(app):

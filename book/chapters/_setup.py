@@ -1,7 +1,9 @@
-#ko| #@title 준비 셀: 한글 글꼴과 일부러 내는 오류를 위한 도우미 (먼저 실행하세요)
-#en| #@title Set-up: a Hangul font and a helper for errors shown on purpose (run it first)
-#ko: Colab에서는 그림에 한글을 쓰기 위한 글꼴 패키지(와 이 장이 쓰는 버전의 패키지)를 설치하고, 일부러 오류를 내는 셀에 쓰는 도우미를 정의합니다.
-#en: In Colab, install the font package that lets figures show Hangul (and the versions this chapter needs), and define expect_error for the cells that fail on purpose.
+#ko| #@title 준비 셀: 그림 설정, 한글 글꼴, 일부러 내는 오류를 위한 도우미 (먼저 실행하세요)
+#en| #@title Set-up: figures, a Hangul font, a helper for errors shown on purpose (run it first)
+#ko: Colab에서는 한글 글꼴 패키지(와 이 장이 쓰는 버전의 패키지)를 설치하고,
+#ko: 일부러 오류를 내는 셀에 쓰는 도우미를 정의합니다.
+#en: In Colab, install the Hangul font package (and the versions this chapter needs),
+#en: and define expect_error for the cells that fail on purpose.
 import sys
 
 from IPython import get_ipython
@@ -9,10 +11,24 @@ from IPython import get_ipython
 if "google.colab" in sys.modules:
     !pip install --quiet COLAB_PACKAGES
 
+import koreanize_matplotlib  # noqa: E402, F401
+import matplotlib.pyplot as plt  # noqa: E402
+
+#ko: 그림은 SVG로: 휴대폰에서도 또렷하고, 글자는 글자로 남아 작게 전송됩니다. 같은 그림이면 같은 SVG가 나옵니다
+#en: figures as SVG: sharp on a phone, letters kept as text (small files);
+#en: the same figure always gives the same SVG
+%config InlineBackend.figure_formats = ["svg"]
+%config InlineBackend.print_figure_kwargs = {"bbox_inches": "tight", "metadata": {"Date": None}}
+plt.rcParams.update({"svg.fonttype": "none", "svg.hashsalt": "attention-step-by-step",
+                     "font.family": ["DejaVu Sans", "NanumGothic", "sans-serif"],
+                     "font.sans-serif": ["DejaVu Sans", "NanumGothic"],
+                     "axes.titlesize": 11, "figure.titlesize": 11})
+
 
 class expect_error:
     #ko| """`with expect_error(오류 종류):` 블록은 그 오류를 내야 합니다. 오류는 평소처럼 보여 주고 다음 셀로 넘어갑니다."""
-    #en| """`with expect_error(SomeError):` the block must raise that error; it is shown as usual and Run all goes on."""
+    #en| """`with expect_error(SomeError):` the block must raise that error.
+    #en| It is shown as usual, and Run all goes on."""
 
     def __init__(self, kind):
         self.kind = kind
@@ -23,8 +39,9 @@ class expect_error:
     def __exit__(self, kind, error, traceback):
         if kind is None:
             #ko: 오류가 나야 할 셀이 오류 없이 끝났다면, 설명이 더는 맞지 않으므로 멈춥니다
-            #en: a cell that should fail but did not: the text around it is no longer true, so stop here
-            raise AssertionError(f"expected {self.kind.__name__}, but the cell ran without an error")
+            #en: a cell that should fail but did not: the text around it is wrong now, stop
+            expected = self.kind.__name__
+            raise AssertionError(f"expected {expected}, but the cell ran without an error")
         if not issubclass(kind, self.kind):
             return False
         get_ipython().showtraceback((kind, error, traceback), tb_offset=0)
