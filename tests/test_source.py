@@ -361,3 +361,13 @@ def test_the_line_length_check_can_fail(tmp_path):
     assert long_code_lines(short, "en") == []
     long = write(tmp_path, "%% code\n#ko| y = '" + "가" * 90 + "'\n#en| y = 2\n")
     assert [len(line) for line in long_code_lines(long, "ko")] == [96] and long_code_lines(long, "en") == []
+
+
+def test_a_tool_cell_is_folded_on_the_site_and_in_colab(tmp_path):
+    """Chapter 7's measuring tools (profiler plumbing, the timing harness) step out of the reader's way like
+    drawing code: hide-input on the site, a '#@title' form in Colab naming what the cell defines."""
+    chapter = parse(write(tmp_path, "%% code tool\ndef best_times(calls):\n    return calls\n"))
+    for lang, title in (("ko", "#@title 측정 도구: best_times"), ("en", "#@title Measuring tool: best_times")):
+        cell = chapter.notebook(lang).cells[0]
+        assert cell.source.startswith(title) and cell.source.endswith("def best_times(calls):\n    return calls")
+        assert cell.metadata["tags"] == ["hide-input"] and cell.metadata["cellView"] == "form"

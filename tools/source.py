@@ -11,7 +11,8 @@ marker line:
     Python shared by both languages. Flags: ``widget`` (the cell only wires an ipywidgets
     explorer; its output is not compared by nbval), ``hide-input`` (the site shows only the
     output), ``drawing`` (code that only draws a figure: folded on the site like ``hide-input``, and in
-    Colab as a form under a generated ``#@title`` line naming what it defines), ``setup`` (left empty: it becomes the set-up cell of ``book/chapters/_setup.py``, which
+    Colab as a form under a generated ``#@title`` line naming what it defines), ``tool`` (the same for
+    a measuring tool whose working the prose before it tells), ``setup`` (left empty: it becomes the set-up cell of ``book/chapters/_setup.py``, which
     installs the Hangul font package in Colab and defines ``expect_error``; it comes right after the
     title cell, and the site leaves it out).
 
@@ -68,6 +69,7 @@ FLAGS = {  # flag in the source -> tag in the notebook
     "widget": "nbval-ignore-output",
     "hide-input": "hide-input",
     "drawing": "hide-input",
+    "tool": "hide-input",
     "setup": "remove-cell",
     "solution": "exercise-solution",
     "student": "exercise-student",
@@ -208,8 +210,8 @@ class Chapter:
             text = setup_code(lang, imported_modules(self.cells))
         else:
             text = cell.text(lang)
-        if "drawing" in cell.flags:
-            text = f"{drawing_title(text, lang)}\n{text}"
+        for kind in {"drawing", "tool"} & set(cell.flags):
+            text = f"{drawing_title(text, lang, kind)}\n{text}"
         new = nbformat.v4.new_code_cell(text, id=cell_id)
         tags = list(dict.fromkeys(FLAGS[f] for f in cell.flags))
         if EXPECTS_ERROR.search(text):
@@ -221,7 +223,7 @@ class Chapter:
         alt = cell.figure_alt(lang)
         if alt:
             new.metadata["mystnb"] = {"image": {"alt": alt}}
-        if {"setup", "drawing"} & set(cell.flags):  # Colab shows its '#@title' line and folds the code
+        if {"setup", "drawing", "tool"} & set(cell.flags):  # Colab shows its '#@title' line, folds the code
             new.metadata["cellView"] = "form"
         return new
 
@@ -430,9 +432,12 @@ def imported_modules(cells: list[Cell]) -> set[str]:
 
 DRAWING_TITLE = {"ko": "#@title 그림 그리기{names} (그리기만 하는 코드라 접어 두었습니다)",
                  "en": "#@title Drawing{names} (folded: this code only draws)"}
+# ``tool``: a measuring tool whose working the prose above tells; its code stays one click away
+TOOL_TITLE = {"ko": "#@title 측정 도구{names} (위의 글이 설명하는 코드라 접어 두었습니다)",
+              "en": "#@title Measuring tool{names} (folded; see the text above)"}
 
 
-def drawing_title(code: str, lang: str) -> str:
+def drawing_title(code: str, lang: str, kind: str = "drawing") -> str:
     """The '#@title' line of a ``drawing`` cell: Colab shows it in place of the folded code. It names
     the functions the cell defines, so that a reader knows where they come from when later cells call them."""
     import ast
@@ -442,7 +447,7 @@ def drawing_title(code: str, lang: str) -> str:
     except SyntaxError:
         tree = ast.Module(body=[], type_ignores=[])
     names = [node.name for node in tree.body if isinstance(node, ast.FunctionDef)]
-    return DRAWING_TITLE[lang].format(names=f": {', '.join(names)}" if names else "")
+    return (TOOL_TITLE if kind == "tool" else DRAWING_TITLE)[lang].format(names=f": {', '.join(names)}" if names else "")
 
 
 def exercise_helper(lang: str, path: Path = EXERCISE_HELPER) -> str:
