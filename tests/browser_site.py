@@ -183,6 +183,7 @@ FIGURE_TEXT = r"""async () => {
     const src = img.currentSrc || img.src, shown = img.getBoundingClientRect().width;
     const link = img.closest('a[href]');
     const item = {src: src.startsWith('data:') ? `data: (${(img.getAttribute('alt') || '').slice(0, 40)})` : src.split('/').pop(),
+                  alt: (img.getAttribute('alt') || '').slice(0, 80),
                   shown: Math.round(shown), kind: 'raster', min: null, text: null, texts: 0,
                   link: link ? link.getAttribute('href') : null};
     if (shown === 0) continue;
@@ -380,6 +381,9 @@ def operate_explorers(page) -> list[dict]:
             control = box.locator(".explorer-control").nth(i)
             n = c["count"]
             for how in ("mouse", "keyboard"):
+                # a reader scrolls to the control before using it: an explorer taller than the screen (stacked
+                # figures) leaves its controls above the view once its bottom was scrolled into view
+                control.scroll_into_view_if_needed()
                 if c["kind"] == "select":
                     target = (chosen[i] + 1) % n if how == "mouse" else min(chosen[i] + 1, n - 1)
                     if how == "mouse":

@@ -48,7 +48,7 @@ STAGED_DIRS = {"_templates": ROOT / "book" / "_templates", "_ext": ROOT / "book"
 # adds its settings script twice on every page (a SyntaxError in the browser console).
 EXTENSIONS = ["sphinx_togglebutton", "sphinx_copybutton", "myst_nb", "jupyter_book", "sphinx_comments",
               "sphinx_external_toc", "sphinx.ext.intersphinx", "sphinx_design", "sphinx_book_theme",
-              "sphinx_exercise", "book_i18n", "book_site", "book_math", "book_search", "book_figures"]
+              "sphinx_exercise", "book_i18n", "book_site", "book_math", "book_search"]
 VENDOR = ROOT / "node_modules"
 GENERATED = {"glossary"}  # pages written from data by this module
 # The folder of each language's site that holds the chapters' student notebooks (Sphinx writes none of
@@ -179,7 +179,7 @@ def config_for(lang: str) -> dict:
     config["repository"]["path_to_book"] = f"notebooks/{lang}"
     config["sphinx"] = section = copy.deepcopy(config.get("sphinx") or {})
     section["local_extensions"] = {"book_i18n": "_ext", "book_site": "_ext", "book_math": "_ext",
-                                   "book_search": "_ext", "book_figures": "_ext"}
+                                   "book_search": "_ext"}
     # Merge our html_theme_options into Jupyter Book's instead of replacing them (which would
     # drop the launch buttons and the repository settings).
     section["recursive_update"] = True
