@@ -328,7 +328,7 @@ LONG_LINES_LEFT = {
     "03_split_vs_chunk": {"ko": 46, "en": 54},
     "04_heads_view_transpose": {"ko": 58, "en": 70},
     "05_scaled_dot_product": {"ko": 54, "en": 68},
-    "06_multi_head_attention": {"ko": 135, "en": 155},
+    "06_multi_head_attention": {"ko": 134, "en": 154},
     "07_cost": {"ko": 87, "en": 108},
     "08_real_models": {"ko": 99, "en": 109},
 }
