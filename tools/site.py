@@ -117,10 +117,11 @@ def colab_base(root: dict) -> str | None:
     return f"{colab}/github/{owner_repo[0]}/{owner_repo[1]}/blob/{branch}/"
 
 
-def page_sources(lang: str) -> dict[str, Path | str]:
-    """The pages of one language's book, named as in the stage: file name -> file to copy, or text."""
+def page_sources(lang: str) -> dict[str, Path | str | dict]:
+    """The pages of one language's book, named as in the stage: file name -> file to copy, text, or (a
+    chapter) the notebook to write."""
     toc = pick(load_yaml(ROOT / "_toc.yml"), lang)
-    wanted: dict[str, Path | str] = {}
+    wanted: dict[str, Path | str | dict] = {}
     for name in toc_files(toc):
         page, notebook = ROOT / "book" / lang / f"{name}.md", ROOT / "notebooks" / lang / f"{name}.ipynb"
         if name in GENERATED:
@@ -135,7 +136,7 @@ def page_sources(lang: str) -> dict[str, Path | str]:
     return wanted
 
 
-def site_page(stem: str, lang: str, notebook: Path) -> str:
+def site_page(stem: str, lang: str, notebook: Path) -> dict:
     """A chapter's page as the site builds it: the executed notebook's code and outputs with the chapter
     source's MyST prose (tools.source.Chapter.site_notebook); the notebook itself is plain Markdown."""
     import nbformat
@@ -147,7 +148,7 @@ def site_page(stem: str, lang: str, notebook: Path) -> str:
         nb = parse(source).site_notebook(lang, nbformat.read(notebook, as_version=4))
     except SourceError as e:
         raise SiteError(str(e)) from None
-    return json.dumps(nb, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
+    return nb
 
 
 def student_notebooks(lang: str) -> dict[str, Path]:
@@ -270,8 +271,8 @@ def stage(lang: str) -> Path:
     shutil.rmtree(out / EXPLORER_DIR, ignore_errors=True)  # rewritten below, none left stale
     for name, src in wanted.items():
         if name.endswith(".ipynb"):  # a chapter page (site_page): its explorers become HTML
-            nb = explorer_outputs(json.loads(src), name.removesuffix(".ipynb"), lang, out / EXPLORER_DIR)
-            _write_if_changed(out / name, json.dumps(nb, ensure_ascii=False, indent=1) + "\n")
+            nb = explorer_outputs(src, name.removesuffix(".ipynb"), lang, out / EXPLORER_DIR)
+            _write_if_changed(out / name, json.dumps(nb, indent=1, sort_keys=True, ensure_ascii=False) + "\n")
         elif isinstance(src, Path):
             _copy_if_changed(src, out / name)
         else:
