@@ -413,9 +413,7 @@ def setup_code(lang: str, imports: set[str] = frozenset()) -> str:
         if package not in pins:
             raise SourceError(f"requirements.txt pins no {package}; the Colab set-up cell installs that version")
         packages.append(f"{package}=={pins[package]}")
-    cell = Cell("code", 1, SETUP.read_text(encoding="utf-8").splitlines())
-    _check_alternatives(SETUP, cell)
-    return cell.text(lang).replace("COLAB_PACKAGES", " ".join(packages))
+    return exercise_helper(lang, SETUP).replace("COLAB_PACKAGES", " ".join(packages))
 
 
 def imported_modules(cells: list[Cell]) -> set[str]:
@@ -451,8 +449,8 @@ def drawing_title(code: str, lang: str, kind: str = "drawing") -> str:
 
 
 def exercise_helper(lang: str, path: Path = EXERCISE_HELPER) -> str:
-    """The shared `check` function (or, given its path, the `explorer` function), in one language
-    (its source uses the same #ko/#en lines)."""
+    """The shared `check` function (or, given its path, the `explorer` function or the set-up cell), in one
+    language (its source uses the same #ko/#en lines)."""
     cell = Cell("code", 1, path.read_text(encoding="utf-8").splitlines())
     _check_alternatives(path, cell)
     return cell.text(lang)
