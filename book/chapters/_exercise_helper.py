@@ -4,13 +4,18 @@ def check(name, test, hint):
     try:
         ok, problem = bool(test()), None
     except NameError as error:
-        #ko: 런타임을 다시 시작한 뒤에는 앞의 셀에서 만든 이름이 없습니다: 오답이 아니라 실행 순서의 문제입니다
-        #en: after a restart, names made by earlier cells are gone: cells to run, not a wrong answer
-        #ko| print(f"⏸️ {name}: 먼저 위의 셀들을 실행하세요. 아직 정의되지 않은 이름: `{error.name}`")
-        #ko| print("   이 셀을 선택하고 메뉴에서 런타임 → 이전 셀 실행(Run before)을 누른 다음, 이 셀을 다시 실행하세요.")
+        #ko: 런타임을 다시 시작한 뒤에는 앞의 셀에서 만든 이름이 없습니다.
+        #ko: 오답이 아니라 실행 순서의 문제입니다
+        #en: after a restart, names made by earlier cells are gone:
+        #en: cells to run, not a wrong answer
+        #ko| print(f"⏸️ {name}: 먼저 위의 셀들을 실행하세요. "
+        #ko|       f"아직 정의되지 않은 이름: `{error.name}`")
+        #ko| print("   이 셀을 선택하고 메뉴에서 런타임 → 이전 셀 실행(Run before)을 "
+        #ko|       "누른 다음, 이 셀을 다시 실행하세요.")
         #ko| print("   답에 직접 쓴 이름이라면 철자를 확인하세요.")
         #en| print(f"⏸️ {name}: run the cells above first. Not defined yet: `{error.name}`")
-        #en| print("   Select this cell, choose Runtime → Run before, then run this cell again.")
+        #en| print("   Select this cell, choose Runtime → Run before, "
+        #en|       "then run this cell again.")
         #en| print("   If you wrote that name in your answer, check its spelling.")
         return
     except Exception as error:

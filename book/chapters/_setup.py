@@ -1,5 +1,5 @@
 #ko| #@title 준비 셀: 그림 설정, 한글 글꼴, 일부러 내는 오류를 위한 도우미 (먼저 실행하세요)
-#en| #@title Set-up: figures, a Hangul font, a helper for errors shown on purpose (run it first)
+#en| #@title Set-up: figures, a Hangul font, a helper for deliberate errors (run it first)
 #ko: Colab에서는 한글 글꼴 패키지(와 이 장이 쓰는 버전의 패키지)를 설치하고,
 #ko: 일부러 오류를 내는 셀에 쓰는 도우미를 정의합니다.
 #en: In Colab, install the Hangul font package (and the versions this chapter needs),
@@ -14,11 +14,13 @@ if "google.colab" in sys.modules:
 import koreanize_matplotlib  # noqa: E402, F401
 import matplotlib.pyplot as plt  # noqa: E402
 
-#ko: 그림은 SVG로: 휴대폰에서도 또렷하고, 글자는 글자로 남아 작게 전송됩니다. 같은 그림이면 같은 SVG가 나옵니다
+#ko: 그림은 SVG로: 휴대폰에서도 또렷하고, 글자는 글자로 남아 작게 전송됩니다.
+#ko: 같은 그림이면 같은 SVG가 나옵니다
 #en: figures as SVG: sharp on a phone, letters kept as text (small files);
 #en: the same figure always gives the same SVG
 %config InlineBackend.figure_formats = ["svg"]
-%config InlineBackend.print_figure_kwargs = {"bbox_inches": "tight", "metadata": {"Date": None}}
+figure_kwargs = {"bbox_inches": "tight", "metadata": {"Date": None}}
+%config InlineBackend.print_figure_kwargs = figure_kwargs
 plt.rcParams.update({"svg.fonttype": "none", "svg.hashsalt": "attention-step-by-step",
                      "font.family": ["DejaVu Sans", "NanumGothic", "sans-serif"],
                      "font.sans-serif": ["DejaVu Sans", "NanumGothic"],
@@ -26,7 +28,8 @@ plt.rcParams.update({"svg.fonttype": "none", "svg.hashsalt": "attention-step-by-
 
 
 class expect_error:
-    #ko| """`with expect_error(오류 종류):` 블록은 그 오류를 내야 합니다. 오류는 평소처럼 보여 주고 다음 셀로 넘어갑니다."""
+    #ko| """`with expect_error(오류 종류):` 블록은 그 오류를 내야 합니다.
+    #ko| 오류는 평소처럼 보여 주고 다음 셀로 넘어갑니다."""
     #en| """`with expect_error(SomeError):` the block must raise that error.
     #en| It is shown as usual, and Run all goes on."""
 
@@ -41,7 +44,8 @@ class expect_error:
             #ko: 오류가 나야 할 셀이 오류 없이 끝났다면, 설명이 더는 맞지 않으므로 멈춥니다
             #en: a cell that should fail but did not: the text around it is wrong now, stop
             expected = self.kind.__name__
-            raise AssertionError(f"expected {expected}, but the cell ran without an error")
+            raise AssertionError(
+                f"expected {expected}, but the cell ran without an error")
         if not issubclass(kind, self.kind):
             return False
         get_ipython().showtraceback((kind, error, traceback), tb_offset=0)
