@@ -13,7 +13,8 @@ def check(name, test, hint):
         #ko| print("   이 셀을 선택하고 메뉴에서 런타임 → 이전 셀 실행(Run before)을 "
         #ko|       "누른 다음, 이 셀을 다시 실행하세요.")
         #ko| print("   답에 직접 쓴 이름이라면 철자를 확인하세요.")
-        #en| print(f"⏸️ {name}: run the cells above first. Not defined yet: `{error.name}`")
+        #en| print(f"⏸️ {name}: run the cells above first. "
+        #en|       f"Not defined yet: `{error.name}`")
         #en| print("   Select this cell, choose Runtime → Run before, "
         #en|       "then run this cell again.")
         #en| print("   If you wrote that name in your answer, check its spelling.")
