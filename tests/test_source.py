@@ -324,9 +324,6 @@ def test_myst_without_a_plain_rendering_is_refused(tmp_path, text, message):
 # lower its number (the message says to), down to 0, then delete the entry.
 MAX_CODE_COLUMNS = 88
 LONG_LINES_LEFT = {
-    "01_dict_to_attention": {"ko": 4, "en": 6},
-    "02_qkv_projection": {"ko": 11, "en": 11},
-    "03_split_vs_chunk": {"ko": 23, "en": 23},
     "04_heads_view_transpose": {"ko": 39, "en": 39},
     "05_scaled_dot_product": {"ko": 35, "en": 37},
     "06_multi_head_attention": {"ko": 124, "en": 124},
