@@ -327,7 +327,7 @@ LONG_LINES_LEFT = {
     "01_dict_to_attention": {"ko": 36, "en": 37},
     "02_qkv_projection": {"ko": 18, "en": 16},
     "03_split_vs_chunk": {"ko": 55, "en": 54},
-    "04_heads_view_transpose": {"ko": 71, "en": 70},
+    "04_heads_view_transpose": {"ko": 32, "en": 31},
     "05_scaled_dot_product": {"ko": 67, "en": 68},
     "06_multi_head_attention": {"ko": 156, "en": 155},
     "07_cost": {"ko": 108, "en": 108},
