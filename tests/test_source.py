@@ -328,7 +328,7 @@ LONG_LINES_LEFT = {
     "02_qkv_projection": {"ko": 18, "en": 16},
     "03_split_vs_chunk": {"ko": 55, "en": 54},
     "04_heads_view_transpose": {"ko": 32, "en": 31},
-    "05_scaled_dot_product": {"ko": 67, "en": 68},
+    "05_scaled_dot_product": {"ko": 32, "en": 31},
     "06_multi_head_attention": {"ko": 156, "en": 155},
     "07_cost": {"ko": 108, "en": 108},
     "08_real_models": {"ko": 111, "en": 109},
