@@ -330,7 +330,7 @@ LONG_LINES_LEFT = {
     "04_heads_view_transpose": {"ko": 32, "en": 31},
     "05_scaled_dot_product": {"ko": 32, "en": 31},
     "06_multi_head_attention": {"ko": 156, "en": 155},
-    "07_cost": {"ko": 108, "en": 108},
+    "07_cost": {"ko": 32, "en": 31},
     "08_real_models": {"ko": 111, "en": 109},
 }
 
