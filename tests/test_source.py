@@ -331,7 +331,7 @@ LONG_LINES_LEFT = {
     "05_scaled_dot_product": {"ko": 67, "en": 68},
     "06_multi_head_attention": {"ko": 41, "en": 40},
     "07_cost": {"ko": 108, "en": 108},
-    "08_real_models": {"ko": 111, "en": 109},
+    "08_real_models": {"ko": 7, "en": 5},
 }
 
 
