@@ -330,7 +330,7 @@ LONG_LINES_LEFT = {
     "04_heads_view_transpose": {"ko": 71, "en": 70},
     "05_scaled_dot_product": {"ko": 67, "en": 68},
     "06_multi_head_attention": {"ko": 41, "en": 40},
-    "07_cost": {"ko": 108, "en": 108},
+    "07_cost": {"ko": 67, "en": 68},
     "08_real_models": {"ko": 7, "en": 5},
 }
 
