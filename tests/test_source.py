@@ -329,7 +329,7 @@ LONG_LINES_LEFT = {
     "03_split_vs_chunk": {"ko": 55, "en": 54},
     "04_heads_view_transpose": {"ko": 71, "en": 70},
     "05_scaled_dot_product": {"ko": 67, "en": 68},
-    "06_multi_head_attention": {"ko": 156, "en": 155},
+    "06_multi_head_attention": {"ko": 148, "en": 147},
     "07_cost": {"ko": 108, "en": 108},
     "08_real_models": {"ko": 111, "en": 109},
 }
