@@ -431,12 +431,6 @@ def test_page_fits_a_phone_screen(visitor, rel):
 MIN_FIGURE_TEXT_PX = 11
 
 
-# Figures still too wide for a phone column, each with why; they open full size like every figure. The only
-# one: chapter 6's data-flow diagram (three columns of boxes, a shape on every arrow), which needs a vertical
-# redesign to fit 3.7 in (issue 13, left undone).
-WIDE_FIGURES = ("Data-flow diagram of the multi-head attention forward pass", "멀티헤드 어텐션 순전파의 데이터 흐름도")
-
-
 @pytest.mark.parametrize("rel", CHAPTERS)
 def test_figures_are_legible_on_a_phone_and_open_full_size(visitor, rel):
     figures = visitor.visit(rel).phone.get("figures") or []
@@ -444,7 +438,6 @@ def test_figures_are_legible_on_a_phone_and_open_full_size(visitor, rel):
     nb = json.loads((ROOT / "notebooks" / lang / name.replace(".html", ".ipynb")).read_text(encoding="utf-8"))
     drawn = sum(1 for c in nb["cells"] for o in c.get("outputs", []) if "image/svg+xml" in o.get("data", {}))
     assert figures or not drawn, f"{rel}: the notebook draws {drawn} figures, none was measured at phone width"
-    figures = [f for f in figures if not f["alt"].startswith(WIDE_FIGURES)]
     raster = [f["src"] for f in figures if f["kind"] != "svg"]
     assert not raster, (f"{rel}: raster figures, whose text cannot be measured: {raster} (the set-up cell "
                         "makes matplotlib draw SVG: book/chapters/_setup.py)")
