@@ -317,19 +317,9 @@ def test_myst_without_a_plain_rendering_is_refused(tmp_path, text, message):
 
 
 # Code lines in the notebooks (issue 13): at most 88 columns, so that a cell fits a laptop's column and a
-# phone scrolls less. Columns are display columns: a Hangul syllable is two wide in a monospace font. LONG_LINES_LEFT is the number of longer lines each chapter's code cells (book and
-# student notebooks, generated helper cells included) still hold, per language: they are NOT excused, only
-# not yet rewrapped (issue 13, part 2, left undone for lack of time; chapters 5-8 were being edited by
-# issue 15 at the same time; chapter 8 arrived after the count was first taken). The test fails when a chapter gains a long line; when one is rewrapped,
-# lower its number (the message says to), down to 0, then delete the entry.
+# phone scrolls less. Columns are display columns: a Hangul syllable is two wide in a monospace font. Every
+# code cell counts, book and student notebooks, the generated set-up, check and explorer cells included.
 MAX_CODE_COLUMNS = 88
-LONG_LINES_LEFT = {
-    "04_heads_view_transpose": {"ko": 39, "en": 39},
-    "05_scaled_dot_product": {"ko": 35, "en": 37},
-    "06_multi_head_attention": {"ko": 124, "en": 124},
-    "07_cost": {"ko": 76, "en": 77},
-    "08_real_models": {"ko": 104, "en": 104},
-}
 
 
 def columns(line: str) -> int:
@@ -350,13 +340,11 @@ def long_code_lines(path, lang: str) -> list[str]:
 def test_code_lines_fit_88_columns(path):
     for lang in ("ko", "en"):
         long = long_code_lines(path, lang)
-        left = LONG_LINES_LEFT.get(path.stem, {}).get(lang, 0)
-        assert len(long) <= left, (
-            f"{path.name} ({lang}): {len(long)} code lines longer than {MAX_CODE_COLUMNS} columns, "
-            f"{len(long) - left} more than the {left} not yet rewrapped; wrap them (a shape comment may move "
-            "above its line): " + " | ".join(f"{columns(line)}: {line.strip()[:60]}" for line in long[:5]))
-        assert len(long) == left, (f"{path.name} ({lang}): only {len(long)} long code lines are left: lower "
-                                   f"LONG_LINES_LEFT[{path.stem!r}][{lang!r}] from {left} to {len(long)}")
+        assert not long, (
+            f"{path.name} ({lang}): {len(long)} code lines longer than {MAX_CODE_COLUMNS} columns (a Hangul "
+            "syllable counts two); wrap them (a shape comment may move above its line, a long string may be "
+            "split in pieces, the same number in both languages): "
+            + " | ".join(f"{columns(line)}: {line.strip()[:60]}" for line in long[:5]))
 
 
 def test_the_line_length_check_can_fail(tmp_path):
