@@ -129,6 +129,7 @@ def run_all(path: Path, python: Path = COLAB_PYTHON) -> tuple[nbformat.NotebookN
             kernel_name=KERNEL_NAME,
             timeout=TIMEOUT,
             record_timing=False,
+            shutdown_kernel="immediate",  # killed once Run all is over: its outputs are all in by then
             resources={"metadata": {"path": str(content)}},
         )
         with client.setup_kernel(env=_kernel_env(python, tmp / "ipython")):

@@ -44,7 +44,8 @@ def run_student(stem: str, lang: str) -> tuple[list[str], list[str]]:
     solutions = [(c.text(lang), n.text(lang)) for c, n in zip(chapter.cells, chapter.cells[1:], strict=False)
                  if "solution" in c.flags and "check" in n.flags]
     with tempfile.TemporaryDirectory() as cwd:
-        client = NotebookClient(nb, timeout=120, kernel_name="python3", resources={"metadata": {"path": cwd}})
+        client = NotebookClient(nb, timeout=120, kernel_name="python3", shutdown_kernel="immediate",
+                                resources={"metadata": {"path": cwd}})
         unsolved, solved = [], []
         with client.setup_kernel():
             wait_in_slices(client)  # as tools.notebooks does
@@ -93,7 +94,7 @@ def run_exercise_section(nb: nbformat.NotebookNode) -> list:
         if cell.cell_type == "code":
             cell.outputs = []
     with tempfile.TemporaryDirectory() as cwd:
-        client = NotebookClient(nb, timeout=120, kernel_name="python3", allow_errors=True,
+        client = NotebookClient(nb, timeout=120, kernel_name="python3", allow_errors=True, shutdown_kernel="immediate",
                                 resources={"metadata": {"path": cwd}})
         with client.setup_kernel():
             wait_in_slices(client)
