@@ -294,11 +294,26 @@ def test_each_language_has_its_own_search_index():
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_a_page_waits_for_one_stylesheet(lang):
-    """Before it can paint, a page fetches one stylesheet: tools/bundle.py joins the themes' twelve."""
+def test_a_page_waits_for_one_stylesheet_and_no_script(lang):
+    """Before it can paint, a page fetches one stylesheet (tools/bundle.py joins the themes' twelve) and no
+    script: the head keeps only the theme's inline colour-mode script, the others run at the end of the body,
+    in their order. The search page is left as Sphinx writes it."""
     for page in sorted((SITE / lang).glob("*.html")):
-        head_styles = soup(page).head.find_all("link", rel="stylesheet")
+        doc = soup(page)
+        head_styles = doc.head.find_all("link", rel="stylesheet")
+        head_scripts = doc.head.find_all("script")
+        if page.name == "search.html":
+            assert len(head_styles) > 1 and doc.head.find("script", src=re.compile("searchtools")), page.name
+            continue
         assert len(head_styles) == 1 and head_styles[0]["href"].startswith("_static/book-"), (page.name, head_styles)
+        assert [s.get("data-cfasync") for s in head_scripts] == ["false"], (page.name, head_scripts)
+        # the scripts a chapter page needs are all there, Sphinx's settings before what reads them
+        body = [s.get("src", "").split("?")[0] or s.text[:30] for s in doc.body.find_all("script")]
+        wanted = ["_static/documentation_options.js", "_static/doctools.js", "_static/togglebutton.js",
+                  "var togglebuttonSelector", "_static/copybutton.js", "_static/scripts/bootstrap.js"]
+        assert all(w in body or any(b.startswith(w) for b in body) for w in wanted), (page.name, body)
+        position = {w: next(i for i, b in enumerate(body) if b.startswith(w)) for w in wanted}
+        assert position["_static/documentation_options.js"] < position["_static/doctools.js"], body
     bundles = sorted((SITE / lang / "_static").glob("book-*.css"))
     assert 1 <= len(bundles) <= 3, bundles  # pages with math share one, pages without another
     for bundle in bundles:

@@ -1,7 +1,7 @@
 """Fewer requests before a page can paint (issue 13: Lighthouse mobile performance on every chapter page).
 
-Sphinx and its themes put 12 stylesheets in each page's head, and a browser paints nothing until it has
-fetched all of them: on a phone's connection (Lighthouse's mobile profile: 150 ms round trips,
+Sphinx and its themes put 12 stylesheets and 9 scripts in each page's head, and a browser paints nothing
+until it has fetched all of them: on a phone's connection (Lighthouse's mobile profile: 150 ms round trips,
 1.6 Mbit/s) each one costs a round trip before the first text shows. Run on the assembled site, after
 Sphinx, this pass:
 
@@ -13,13 +13,12 @@ Sphinx, this pass:
 - leaves out of that file the rules no page can use: a rule goes only when each of its selectors names a
   class that appears in no page and no script of the site (as any word at all: so a class a script adds
   stays). Most of the themes' CSS is Bootstrap's and Font Awesome's, for classes this book never uses:
-  the joined file falls from about 100 KB to about 31 KB gzipped. Selectors inside :not(), :is(), :has()
+  the joined file falls from about 100 KB to about 25 KB gzipped. Selectors inside :not(), :is(), :has()
   and attribute values are not judged (a missing class there can widen a match, not narrow it).
-
-The head's scripts stay where Sphinx put them, in the head: moved to the end of the body they let the
-first paint come before the theme's scripts had run, and a formula could then move by a pixel (seen once in
-the browser test with the CPU slowed 4x). Measured with Lighthouse, joining the stylesheets is what counts
-(FCP 2.6 s to about 1.3-2.0 s); moving the scripts as well gained a few hundredths.
+- moves the head's scripts (the theme's, Sphinx's, the extensions', in their order) to the end of the body,
+  where they run, still in order and before `DOMContentLoaded`, after the page has been parsed and can paint.
+  Only the theme's colour-mode script stays in the head: it must run before the first paint. The search page
+  keeps its head as it is (its inline scripts expect Sphinx's order there).
 
 Nothing here changes what a page shows or does: tests/test_site.py checks the rewriting, the browser tests
 check the pages (their styles, toggles, copy buttons, explorers, console errors).
@@ -34,10 +33,14 @@ from pathlib import Path
 
 HEAD_END = "</head>"
 STYLESHEET = re.compile(r'[ \t]*<link\b(?=[^>]*\brel="stylesheet")[^>]*\bhref="([^"]+)"[^>]*>\n?')
+SCRIPT = re.compile(r"[ \t]*<script\b[^>]*>.*?</script>\n?", re.S)
 IMPORT = re.compile(r"""@import\s+(?:url\(\s*)?(["']?)([^"')\s]+)\1\s*\)?\s*;""")
 URL = re.compile(r"""url\(\s*(["']?)(.*?)\1\s*\)""")
 SOURCE_MAP = re.compile(r"/\*[#@]\s*sourceMappingURL=[^*]*\*/")
 CHARSET = re.compile(r'@charset\s+"[^"]*"\s*;')
+# stays in the head: the theme's script that sets light/dark mode before the first paint
+KEEP_IN_HEAD = 'data-cfasync="false"'
+PAGES_KEPT = ("search.html",)
 
 
 class BundleError(Exception):
@@ -149,9 +152,10 @@ def css_from(path: Path, target_dir: Path, stack: tuple[Path, ...] = ()) -> str:
 
 
 def bundle_page(page: Path, bundles: dict[tuple[str, ...], str], words: set[str]) -> str:
-    """The page's HTML with its head's stylesheets joined into one file (written if new)."""
+    """The page's HTML with its head's stylesheets joined (writing the bundle if new) and its head's
+    scripts moved to the end of the body."""
     html = page.read_text(encoding="utf-8")
-    if HEAD_END not in html:
+    if HEAD_END not in html or page.name in PAGES_KEPT:
         return html
     head, rest = html.split(HEAD_END, 1)
     links = [(m, local(m.group(1))) for m in STYLESHEET.finditer(head)]
@@ -169,6 +173,14 @@ def bundle_page(page: Path, bundles: dict[tuple[str, ...], str], words: set[str]
         replaced = f'<link rel="stylesheet" type="text/css" href="{bundles[files]}" />\n'
         for m, _ in reversed(joined):  # from the end, so earlier offsets stay valid
             head = head[:m.start()] + (replaced if m is first else "") + head[m.end():]
+    scripts = [m for m in SCRIPT.finditer(head) if KEEP_IN_HEAD not in m.group(0).split(">", 1)[0]]
+    for m in reversed(scripts):
+        head = head[:m.start()] + head[m.end():]
+    if scripts:
+        if rest.count("</body>") != 1:
+            raise BundleError(f"{page}: expected one </body> to move the head's scripts before")
+        moved = "".join(m.group(0).strip() + "\n" for m in scripts)
+        rest = rest.replace("</body>", moved + "</body>")
     return head + HEAD_END + rest
 
 
