@@ -28,10 +28,11 @@ import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from urllib.parse import quote, urlsplit
+from urllib.parse import quote
 
 import yaml
 
+from tools.config import ConfigError, colab_base, load_yaml
 from tools.notebooks import STUDENT_DIR as STUDENT
 from tools.source import LANGS, ROOT, SourceError, parse
 
@@ -63,15 +64,6 @@ class SiteError(RuntimeError):
     """A problem with the book's configuration or pages; the message says what to fix."""
 
 
-def load_yaml(path: Path) -> object:
-    if not path.is_file():
-        raise SiteError(f"{path.relative_to(ROOT)} is missing; it is part of the repository, restore it with git")
-    try:
-        return yaml.safe_load(path.read_text(encoding="utf-8"))
-    except yaml.YAMLError as e:
-        raise SiteError(f"{path.relative_to(ROOT)} is not valid YAML: {e}") from None
-
-
 def pick(value: object, lang: str) -> object:
     """Resolve {ko: ..., en: ...} mappings (at any depth) to one language."""
     if isinstance(value, dict):
@@ -97,24 +89,6 @@ def toc_files(toc: dict) -> list[str]:
         walk(part.get("chapters"))
     walk(toc.get("chapters"))
     return files
-
-
-def colab_base(root: dict) -> str | None:
-    """Where Colab opens a file of the repository, as the theme's Colab launch button builds it
-    (launch_buttons.colab_url + /github/<owner>/<repo>/blob/<branch>/), from repository.url and
-    repository.branch of the root _config.yml; None when Colab is not configured."""
-    colab = ((root.get("launch_buttons") or {}).get("colab_url") or "").strip("/")
-    if not colab:
-        return None
-    repository = root.get("repository") or {}
-    url, branch = str(repository.get("url") or "").strip("/"), repository.get("branch")
-    parts = urlsplit(url)
-    owner_repo = parts.path.strip("/").split("/")
-    if parts.netloc != "github.com" or len(owner_repo) != 2 or not all(owner_repo) or not branch:
-        raise SiteError("_config.yml: Colab opens notebooks from GitHub: `repository.url` must be "
-                        "https://github.com/<owner>/<repo> and `repository.branch` a branch name "
-                        f"(got {url!r} and {branch!r})")
-    return f"{colab}/github/{owner_repo[0]}/{owner_repo[1]}/blob/{branch}/"
 
 
 def page_sources(lang: str) -> dict[str, Path | str | dict]:
@@ -499,7 +473,7 @@ def main(argv: list[str] | None = None) -> int:
             return 0
         with ThreadPoolExecutor(max_workers=len(LANGS)) as pool:
             results = list(pool.map(build_one, LANGS))
-    except SiteError as e:
+    except (SiteError, ConfigError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
     failed = False
@@ -515,7 +489,7 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     try:
         assemble(results)
-    except SiteError as e:
+    except (SiteError, ConfigError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
     (BUILD / "site.json").write_text(json.dumps({r["lang"]: {"seconds": round(r["seconds"], 1),

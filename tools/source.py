@@ -64,6 +64,8 @@ from pathlib import Path
 
 import nbformat
 
+from tools import config
+
 LANGS = ("ko", "en")
 FLAGS = {  # flag in the source -> tag in the notebook
     "widget": "nbval-ignore-output",
@@ -379,16 +381,15 @@ def label_pages() -> dict[str, tuple[str, bool]]:
 @functools.cache
 def book_links() -> dict:
     """Where the published book lives (site_url in _config.yml), where Colab opens its files, and its titles."""
-    import yaml
-
-    from tools.site import colab_base
-
-    root = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
+    try:
+        root = config.load()
+        colab = config.colab_base(root)
+    except config.ConfigError as e:
+        raise SourceError(str(e)) from None
     site = str(root.get("site_url") or "")
     if not re.match(r"^https://[^/]+/(.+/)?$", site):
         raise SourceError(f"_config.yml: `site_url` must be the published site's address ending in '/' (got {site!r}); "
                           "the notebooks link to their pages there")
-    colab = colab_base(root)
     if not colab:
         raise SourceError("_config.yml: the notebooks link to their twin in Colab: set launch_buttons.colab_url")
     return {"site": site, "colab": colab, "titles": {lang: root["languages"][lang]["title"] for lang in LANGS}}
