@@ -23,7 +23,7 @@ import nbformat
 import pytest
 from conftest import LANGS, ROOT
 
-from tools.notebooks import wait_in_slices
+from tools.notebooks import numeric_settings, wait_in_slices
 
 COLAB_VENV = ROOT / ".venv-colab"
 COLAB_PYTHON = COLAB_VENV / "bin" / "python"
@@ -101,6 +101,9 @@ def _kernel_env(python: Path, ipython_dir: Path) -> dict:
         env.pop(name, None)
     # debugpy's note that Python 3.11 freezes modules, printed by every kernel start to the test's terminal
     env["PYDEVD_DISABLE_FILE_VALIDATION"] = "1"
+    # float kernels other than nbval's (this machine's default) and the re-execution test's: the stored
+    # outputs hold on a third kind of machine, besides Colab's versions (tools.notebooks.numeric_settings)
+    env.update(numeric_settings()["narrower"])
     return env
 
 

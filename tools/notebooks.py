@@ -32,7 +32,8 @@ WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 _ID_NAMESPACE = uuid.UUID("6a1c6f0e-8d5b-4f43-9a54-6c1d2b7f3e10")
 
 
-def execute(nb: nbformat.NotebookNode, cwd: Path) -> tuple[nbformat.NotebookNode, float, int | None]:
+def execute(nb: nbformat.NotebookNode, cwd: Path,
+            perturb: float | None = None) -> tuple[nbformat.NotebookNode, float, int | None]:
     """Run every cell in a fresh kernel; return the notebook, run seconds and peak RSS bytes.
 
     Run seconds are what 'Restart & Run All' costs a reader: from asking for a kernel to the end of the
@@ -63,7 +64,7 @@ def execute(nb: nbformat.NotebookNode, cwd: Path) -> tuple[nbformat.NotebookNode
     start = time.perf_counter()
     peak = seconds = None
     try:
-        with client.setup_kernel(env=_kernel_env()):
+        with client.setup_kernel(env=_kernel_env(perturb)):
             wait_in_slices(client)
             for index, cell in enumerate(client.nb.cells):
                 try:
@@ -124,14 +125,51 @@ def _plain(text: str) -> str:
     return re.sub(r"\x1b\[[0-9;]*m", "", text)
 
 
-def _kernel_env() -> dict:
+# What a stored output must not depend on, fixed for every kernel the executor starts: string hashing,
+# and the thread count (Colab's free CPU runtime has 2; a 64-core workstation would otherwise split
+# its reductions 64 ways). A caller may choose another thread count: the tests do (NUMERIC_SETTINGS).
+FIXED_ENV = {"PYTHONHASHSEED": "0"}
+DEFAULT_THREADS = {"OMP_NUM_THREADS": "2", "MKL_NUM_THREADS": "2"}
+
+
+PERTURB_DIR = Path(__file__).resolve().parent / "perturb"
+
+
+def _kernel_env(perturb: float | None = None) -> dict:
     import os
 
     env = dict(os.environ)
-    env.update({"PYTHONHASHSEED": "0", "MPLBACKEND": "module://matplotlib_inline.backend_inline",
+    if perturb:  # tools/perturb/sitecustomize.py moves kernel-chosen results by up to this many ulps
+        env["PYTHONPATH"] = os.pathsep.join([str(PERTURB_DIR), *filter(None, [env.get("PYTHONPATH")])])
+        env["BOOK_PERTURB_ULPS"] = str(perturb)
+    for name, value in DEFAULT_THREADS.items():
+        env.setdefault(name, value)
+    env.update(FIXED_ENV)
+    env.update({"MPLBACKEND": "module://matplotlib_inline.backend_inline",
                 # every explorer stores the output of every setting, for the web page (_explorer_helper.py)
                 "BOOK_EXPLORER_STATES": "all"})
     return env
+
+
+def numeric_settings() -> dict[str, dict[str, str]]:
+    """Two ways of running the same float32 code that round differently from this machine's default, for
+    the tests that prove every stored output is a function of the book's code alone (CONTRIBUTING.md:
+    "Outputs that hold on any machine"). Each names the environment that selects it:
+    - scalar: PyTorch's kernels without vector instructions (ATEN_CPU_CAPABILITY=default), MKL on its
+      conditional-reproducibility path for old CPUs (MKL_CBWR=COMPATIBLE), one thread;
+    - narrower: the widest vector unit below this CPU's (AVX2 on an AVX-512 CPU; scalar on an AVX2 CPU,
+      which the first setting then repeats with two threads).
+    The tests run the re-execution under the first and the Colab-faithful run under the second, so that with
+    nbval (this machine's default) three settings are checked at the cost of the runs that were there."""
+    import torch
+
+    native = torch.backends.cpu.get_cpu_capability().upper()
+    narrower = {"AVX512": "avx2"}.get(native, "default")
+    return {
+        "scalar": {"ATEN_CPU_CAPABILITY": "default", "MKL_CBWR": "COMPATIBLE",
+                   "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"},
+        "narrower": {"ATEN_CPU_CAPABILITY": narrower, "OMP_NUM_THREADS": "2", "MKL_NUM_THREADS": "2"},
+    }
 
 
 def _peak_rss(client) -> int | None:
@@ -227,13 +265,14 @@ def write(nb: nbformat.NotebookNode, path: Path) -> None:
     path.write_text(json.dumps(nb, indent=1, sort_keys=True, ensure_ascii=False) + "\n", encoding="utf-8")
 
 
-def run_one(source: Path, lang: str, out_dir: Path | None = None) -> dict:
+def run_one(source: Path, lang: str, out_dir: Path | None = None, perturb: float | None = None) -> dict:
     chapter = parse(source)
     target = notebook_path(chapter.stem, lang)
     if out_dir is not None:
         target = Path(out_dir) / lang / target.name
     try:
-        nb, seconds, peak = execute(chapter.notebook(lang), cwd=notebook_path(chapter.stem, lang).parent)
+        nb, seconds, peak = execute(chapter.notebook(lang), cwd=notebook_path(chapter.stem, lang).parent,
+                                    perturb=perturb)
     except CellFailed as e:
         where = f"{chapter.path.relative_to(ROOT) if chapter.path.is_relative_to(ROOT) else chapter.path}:{chapter.source_line(lang, e.cell_id)}"
         return {"notebook": f"{lang}/{chapter.stem}", "seconds": float("nan"), "peak_bytes": None,
@@ -321,6 +360,10 @@ def main(argv: list[str] | None = None) -> int:
     ex.add_argument("--lang", choices=LANGS, action="append", help="only this language (default: both)")
     ex.add_argument("--jobs", type=int, default=1, help="notebooks run at once (default 1, for honest timings)")
     ex.add_argument("--out", type=Path, help="write to DIR/<lang>/ instead of notebooks/<lang>/")
+    ex.add_argument("--perturb", type=float, metavar="ULPS",
+                    help="move the result of every kernel-chosen float operation by up to ULPS units in the "
+                         "last place (tools/perturb/sitecustomize.py), to find outputs that depend on rounding; "
+                         "needs --out")
     sub.add_parser("check", help="committed notebooks match their sources")
     sub.add_parser("student", help="write student notebooks (solutions removed) to student/<lang>/")
     args = parser.parse_args(argv)
@@ -344,11 +387,14 @@ def main(argv: list[str] | None = None) -> int:
         jobs = [(s, lang) for s in sources for lang in (args.lang or LANGS)]
         if args.jobs < 1:
             raise SourceError("--jobs takes a whole number of at least 1")
+        if args.perturb is not None and (args.out is None or not args.perturb > 0):
+            raise SourceError("--perturb takes a number of ulps above 0, and --out DIR: a perturbed run must not "
+                              "overwrite the book's notebooks")
     except SourceError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
     with ThreadPoolExecutor(max_workers=args.jobs) as pool:
-        results = list(pool.map(lambda job: run_one(*job, out_dir=args.out), jobs))
+        results = list(pool.map(lambda job: run_one(*job, out_dir=args.out, perturb=args.perturb), jobs))
     where = args.out or "notebooks"
     print("run s: from asking for a kernel to the end of the last cell (the kernel's shutdown is not counted)")
     print(f"{'notebook (in ' + str(where) + '/)':<48} {'run s':>8} {'peak memory':>12}")
