@@ -96,8 +96,10 @@ def _kernel_env(python: Path, ipython_dir: Path) -> dict:
     env["VIRTUAL_ENV"] = str(python.parent.parent)
     env["PYTHONPATH"] = str(STUB)  # google.colab and colab_kernel_launcher; nothing of the book's .venv
     env["IPYTHONDIR"] = str(ipython_dir)  # a fresh IPython profile, as on a new Colab runtime
-    # as in Colab: no PYTHONHASHSEED (random string hashing), and ipykernel picks the inline backend itself
-    for name in ("PYTHONHOME", "MPLBACKEND", "PYTHONHASHSEED"):
+    # as in Colab: no PYTHONHASHSEED (random string hashing), and ipykernel picks the inline backend itself;
+    # an explorer computes its default setting only, the others when a control moves (the book's executor
+    # and nbval compute every setting, for the web page: BOOK_EXPLORER_STATES=all)
+    for name in ("PYTHONHOME", "MPLBACKEND", "PYTHONHASHSEED", "BOOK_EXPLORER_STATES"):
         env.pop(name, None)
     # debugpy's note that Python 3.11 freezes modules, printed by every kernel start to the test's terminal
     env["PYDEVD_DISABLE_FILE_VALIDATION"] = "1"
@@ -107,9 +109,12 @@ def _kernel_env(python: Path, ipython_dir: Path) -> dict:
     return env
 
 
-def run_all(path: Path, python: Path = COLAB_PYTHON) -> tuple[nbformat.NotebookNode, Stop | None]:
+def run_all(path: Path, python: Path = COLAB_PYTHON,
+            then: tuple[str, ...] = ()) -> tuple[nbformat.NotebookNode, Stop | None]:
     """Execute the notebook at path as Colab's Run all would; return the executed notebook and where it
-    stopped (None when every cell's reply was ok). Cells below a stop are left unexecuted, as in Colab."""
+    stopped (None when every cell's reply was ok). Cells below a stop are left unexecuted, as in Colab.
+    `then`: cells a student would add and run afterwards in the same session (a solution, its check),
+    appended to the returned notebook; run only when Run all went through, and a failing one is a stop."""
     from nbclient import NotebookClient
     from nbclient.exceptions import CellExecutionError
     from traitlets.config import Config
@@ -137,6 +142,7 @@ def run_all(path: Path, python: Path = COLAB_PYTHON) -> tuple[nbformat.NotebookN
         )
         with client.setup_kernel(env=_kernel_env(python, tmp / "ipython")):
             wait_in_slices(client)  # as tools/notebooks.py: no 120 s stall on a missed pyzmq wake-up
+            client.nb.cells += [nbformat.v4.new_code_cell(source, id=f"then-{n}") for n, source in enumerate(then)]
             code = [(index, cell) for index, cell in enumerate(client.nb.cells) if cell.cell_type == "code"]
             for number, (index, cell) in enumerate(code, 1):
                 try:
@@ -155,7 +161,11 @@ def _sanitizers() -> list[tuple[re.Pattern, str]]:
     return [(re.compile(config[s]["regex"]), config[s]["replace"]) for s in config.sections()]
 
 
-SANITIZERS = _sanitizers()
+# An explorer's text says how many of its settings it computed: all of them in the stored notebook, the
+# default one in Colab, which computes the others when a control moves. The states themselves are stored in
+# the explorer's own output (not text), checked by nbval and the re-execution test.
+EXPLORER_SUMMARY = (re.compile(r"(explorer\(\w+\)): \d+ of (\d+) settings computed"), r"\1: N of \2 settings computed")
+SANITIZERS = [*_sanitizers(), EXPLORER_SUMMARY]
 
 
 def plain(text: str) -> str:
