@@ -10,6 +10,8 @@ import nbformat
 import pytest
 from colab_harness import COLAB_VENV, ROOT, check_runs_all, output_differences, reader_notebooks, run_all
 
+from tools.notebooks import numeric_settings
+
 
 @pytest.mark.parametrize("path", reader_notebooks("notebooks"), ids=lambda p: str(p.relative_to(ROOT)))
 def test_run_all_completes_in_colab_with_the_stored_outputs(path):
@@ -43,6 +45,7 @@ def test_harness_kernel_starts_as_in_colab(tmp_path):
         "import IPython, ipykernel, ipywidgets, numpy, matplotlib\n"
         "print(IPython.__version__, ipykernel.__version__, ipywidgets.__version__, numpy.__version__, matplotlib.__version__)",
         "print(sorted(os.listdir('.')))",
+        "print(os.environ.get('BOOK_EXPLORER_STATES'), os.environ.get('ATEN_CPU_CAPABILITY'))",
         "!pip --version",
         "import matplotlib.pyplot as plt\nprint(plt.get_backend())",
     )
@@ -54,8 +57,10 @@ def test_harness_kernel_starts_as_in_colab(tmp_path):
                 if "==" in line and not line.startswith("#"))
     assert out[1].split() == [pins[n] for n in ("ipython", "ipykernel", "ipywidgets", "numpy", "matplotlib")]
     assert out[2] == "['probe.ipynb']\n"  # the notebook alone in an empty folder
-    assert str(COLAB_VENV) in out[3]  # `!pip` is the Colab venv's pip
-    assert out[4] == "module://matplotlib_inline.backend_inline\n"
+    # as in Colab, explorers compute their default setting only; float kernels other than nbval's
+    assert out[3] == f"None {numeric_settings()['narrower']['ATEN_CPU_CAPABILITY']}\n"
+    assert str(COLAB_VENV) in out[4]  # `!pip` is the Colab venv's pip
+    assert out[5] == "module://matplotlib_inline.backend_inline\n"
 
 
 def test_harness_stops_at_the_first_error_and_names_the_cell(tmp_path):
