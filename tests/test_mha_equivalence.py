@@ -7,11 +7,13 @@ nn.MultiheadAttention(batch_first=True) and outputs and per-head attention weigh
 a grid of sizes, masks and seeds, for the step-by-step path and (outputs only: it keeps no weights)
 for the fast path of chapter 7; with attention dropout (in eval mode, against nn.MultiheadAttention's
 `dropout`) and with the class's `is_causal` option (against an explicit causal `attn_mask`). The Korean notebook must hold the same code (comments aside), and
-chapter 7, which needs the class but cannot import it, must hold the same two cells as chapter 6.
+chapters 7 and 8, which need the class but cannot import it, must hold the same two cells as chapter 6, comments
+included.
 """
 
 from __future__ import annotations
 
+import difflib
 import functools
 import io
 import itertools
@@ -282,14 +284,19 @@ def test_korean_notebook_has_the_same_code(marker):
     assert code_without_comments(cell_source("ko", marker)) == code_without_comments(cell_source("en", marker))
 
 
+@pytest.mark.parametrize("chapter", ["07", "08"])
 @pytest.mark.parametrize("lang", ["ko", "en"])
 @pytest.mark.parametrize("marker", MARKERS)
-def test_chapter_7_holds_chapter_6_code(marker, lang):
-    """Chapter 7 cannot import chapter 6's class (notebooks are self-contained), so it carries a copy of
-    the two cells; this keeps the copy from drifting. Edit chapter 6, then paste the cells into 07."""
-    assert code_without_comments(cell_source(lang, marker, "07")) == code_without_comments(cell_source(lang, marker)), (
-        f"the cell with {marker!r} in chapter 7 ({lang}) differs from chapter 6's: copy chapter 6's cell into "
-        "book/chapters/07_cost.md and run 'make execute CHAPTER=07'")
+def test_later_chapters_hold_chapter_6_cells_verbatim(marker, lang, chapter):
+    """Chapters 7 and 8 cannot import chapter 6's class (notebooks are self-contained), so each carries a
+    copy of the two cells; this keeps the copies from drifting, comments included: a comment is part of
+    what the reader is taught (a stale "the weights are never formed" once survived in chapter 8's copy
+    while the code matched). Edit chapter 6, then paste the cells into the later chapter."""
+    copy, original = cell_source(lang, marker, chapter), cell_source(lang, marker)
+    if copy != original:
+        diff = "\n".join(difflib.unified_diff(original.splitlines(), copy.splitlines(), "06", chapter, lineterm="", n=0))
+        pytest.fail(f"the cell with {marker!r} in chapter {chapter} ({lang}) differs from chapter 6's:\n{diff}\n"
+                    f"copy chapter 6's cell into book/chapters/{chapter}_*.md and run 'make execute CHAPTER={chapter}'")
 
 
 def test_korean_notebook_class_gives_the_same_results():
