@@ -554,4 +554,4 @@ def test_the_gradient_check_catches_a_planted_detach(original, planted):
         assert torch.allclose(buggy(x, x, x), ref(x, x, x)[0], atol=ATOL)
     buggy_grads = gradients(buggy, lambda layer, z: layer(z, z, z), x, direction)
     ref_grads = gradients(ref, lambda layer, z: layer(z, z, z, need_weights=False)[0], x, direction)
-    assert not all(close(a, b) for a, b in zip(buggy_grads, ref_grads))
+    assert not all(close(a, b) for a, b in zip(buggy_grads, ref_grads, strict=True))
