@@ -81,3 +81,78 @@ def test_the_check_catches_rejected_renderings(sentence):
 ])
 def test_the_check_leaves_ordinary_words_alone(sentence):
     assert not rejected(sentence)
+
+
+# The Korean review of 2026-11-24: a 폭 with 으로/와/과/보다 after it, «위 왼쪽»/«아래 오른쪽» (Korean names the
+# horizontal side first, as PyTorch's causal_upper_left/causal_lower_right do) and «~마다의» (say «~별»).
+REVIEW_2026_11_24_REJECTED = [
+    "조각마다 정확한 폭으로 자릅니다", "헤드의 폭과 같습니다", "폭와", "모델 폭보다 작습니다",
+    "위 왼쪽 정렬", "위 왼쪽에 맞춥니다", "아래 오른쪽 정렬", "아래 오른쪽에 맞춘 마스크", "**위 왼쪽**(top-left)",
+    "헤드마다의 조각", "텐서의 축마다의 크기", "`transpose`로 트랜스포즈합니다",
+]
+REVIEW_2026_11_24_ACCEPTED = [
+    "조각마다 정확한 크기로 자릅니다", "왼쪽 위 정렬", "오른쪽 아래 정렬", "오른쪽 아래에 맞춘 마스크", "헤드별 조각",
+    "텐서의 축별 크기", "헤드마다 다른 곳을 봅니다", "토큰마다 하나씩", "전치(transpose, `.T`)", "폭우", "증폭보다 크게",
+]
+
+
+@pytest.mark.parametrize("sentence", REVIEW_2026_11_24_REJECTED)
+def test_the_check_catches_the_second_reviews_renderings(sentence):
+    assert rejected(sentence)
+
+
+@pytest.mark.parametrize("sentence", REVIEW_2026_11_24_ACCEPTED)
+def test_the_check_leaves_the_second_reviews_fixes_alone(sentence):
+    assert not rejected(sentence)
+
+
+# Headings are plain (명사형 or 해라체 questions such as «왜 헤드가 여럿일까»), never 합니다체 or 해요체 sentences:
+# «재어 봅시다», «전치가 핵심입니다», «$W_O$는 헤드별 조각을 더합니다» read as prose, not as titles.
+POLITE_ENDING = re.compile(r"(?:(?P<syllable>[가-힣])(?:니다|니까|시다)|세요|십시오|요)$")
+
+
+def heading_is_polite(heading: str) -> bool:
+    """합니다체 ends in a syllable closed by ㅂ before 니다/니까/시다 (합니다, 습니다, 입니다, 봅시다), unlike
+    the plain 아니다 or 하시다; 해요체 and -세요 end in 요."""
+    text = re.sub(r"[\s.?!:)`*]+$", "", heading.lstrip("#").strip())
+    m = POLITE_ENDING.search(text)
+    if not m:
+        return False
+    syllable = m.group("syllable")
+    return syllable is None or (ord(syllable) - 0xAC00) % 28 == 17  # 17: the final consonant ㅂ
+
+
+def korean_headings():
+    """(where, heading) for every Markdown heading of the Korean notebooks and pages (code fences skipped)."""
+    def headings(text):
+        fenced = False
+        for line in text.splitlines():
+            if line.lstrip().startswith(("```", "~~~")):
+                fenced = not fenced
+            elif not fenced and re.match(r"#{1,6} ", line):
+                yield line
+    for stem in chapter_stems():
+        for cell in load(stem, "ko").cells:
+            if cell.cell_type == "markdown":
+                for line in headings(cell.source):
+                    yield f"notebooks/ko/{stem}.ipynb cell {cell.id}", line
+    for path in sorted((ROOT / "book" / "ko").glob("*.md")):
+        for line in headings(path.read_text(encoding="utf-8")):
+            yield str(path.relative_to(ROOT)), line
+
+
+def test_korean_headings_are_not_sentences_in_the_polite_register():
+    polite = [f"{where}: {heading!r}" for where, heading in korean_headings() if heading_is_polite(heading)]
+    assert not polite, "write these headings as plain titles (명사형), not 합니다체 sentences:\n" + "\n".join(polite)
+
+
+@pytest.mark.parametrize("heading, polite", [
+    ("## 왜 √d_k로 나눌까: 재어 봅시다", True), ("## 가중치 옮기기: 전치가 핵심입니다", True),
+    ("### $W_O$는 헤드마다의 조각을 더합니다", True), ("## 드롭아웃: 학습할 때만 가중치를 지웁니다", True),
+    ("### 무엇이 다를까요?", True), ("## 먼저 실행하세요", True), ("## 조각은 메모리에서 연속이 아니다", False),
+    ("## 왜 √d_k로 나눌까: 재어 보기", False), ("## 가중치 옮기기: 핵심은 전치", False), ("### $W_O$는 헤드별 조각의 합", False),
+    ("## 왜 헤드가 여럿일까", False), ("### `in_proj_weight`의 세 블록이 정말 쿼리, 키, 밸류일까", False),
+    ("## 마스크: 우리는 True가 \"볼 수 있음\", `nn.MultiheadAttention`은 True가 \"가림\"", False),
+])
+def test_the_heading_rule_tells_polite_sentences_from_titles(heading, polite):
+    assert heading_is_polite(heading) == polite

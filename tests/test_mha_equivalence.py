@@ -7,11 +7,13 @@ nn.MultiheadAttention(batch_first=True) and outputs and per-head attention weigh
 a grid of sizes, masks and seeds, for the step-by-step path and (outputs only: it keeps no weights)
 for the fast path of chapter 7; with attention dropout (in eval mode, against nn.MultiheadAttention's
 `dropout`) and with the class's `is_causal` option (against an explicit causal `attn_mask`). The Korean notebook must hold the same code (comments aside), and
-chapter 7, which needs the class but cannot import it, must hold the same two cells as chapter 6.
+chapters 7 and 8, which need the class but cannot import it, must hold the same two cells as chapter 6, comments
+included.
 """
 
 from __future__ import annotations
 
+import difflib
 import functools
 import io
 import itertools
@@ -282,14 +284,19 @@ def test_korean_notebook_has_the_same_code(marker):
     assert code_without_comments(cell_source("ko", marker)) == code_without_comments(cell_source("en", marker))
 
 
+@pytest.mark.parametrize("chapter", ["07", "08"])
 @pytest.mark.parametrize("lang", ["ko", "en"])
 @pytest.mark.parametrize("marker", MARKERS)
-def test_chapter_7_holds_chapter_6_code(marker, lang):
-    """Chapter 7 cannot import chapter 6's class (notebooks are self-contained), so it carries a copy of
-    the two cells; this keeps the copy from drifting. Edit chapter 6, then paste the cells into 07."""
-    assert code_without_comments(cell_source(lang, marker, "07")) == code_without_comments(cell_source(lang, marker)), (
-        f"the cell with {marker!r} in chapter 7 ({lang}) differs from chapter 6's: copy chapter 6's cell into "
-        "book/chapters/07_cost.md and run 'make execute CHAPTER=07'")
+def test_later_chapters_hold_chapter_6_cells_verbatim(marker, lang, chapter):
+    """Chapters 7 and 8 cannot import chapter 6's class (notebooks are self-contained), so each carries a
+    copy of the two cells; this keeps the copies from drifting, comments included: a comment is part of
+    what the reader is taught (a stale "the weights are never formed" once survived in chapter 8's copy
+    while the code matched). Edit chapter 6, then paste the cells into the later chapter."""
+    copy, original = cell_source(lang, marker, chapter), cell_source(lang, marker)
+    if copy != original:
+        diff = "\n".join(difflib.unified_diff(original.splitlines(), copy.splitlines(), "06", chapter, lineterm="", n=0))
+        pytest.fail(f"the cell with {marker!r} in chapter {chapter} ({lang}) differs from chapter 6's:\n{diff}\n"
+                    f"copy chapter 6's cell into book/chapters/{chapter}_*.md and run 'make execute CHAPTER={chapter}'")
 
 
 def test_korean_notebook_class_gives_the_same_results():
@@ -383,13 +390,14 @@ def test_dropout_outside_zero_one_is_refused(dropout):
 def test_the_dropout_bug_is_caught_in_eval_mode():
     """Bug 5 of chapter 6 planted into the notebook's class: SDPA's dropout_p without `if self.training`.
     With dropout > 0 the layer in eval mode no longer matches the reference; with dropout 0 it hides."""
-    planted = "dropout_p=self.dropout)"
+    planted = "dropout_p=self.dropout, is_causal=causal_only)"
     ns = chapter_code.base_namespace()
     for marker in MARKERS:
         source = cell_source("en", marker)
-        if "dropout_p=p)" in source and "scaled_dot_product_attention" in source:
-            assert source.count("attn_mask=mask, dropout_p=p)") == 1
-            source = source.replace("attn_mask=mask, dropout_p=p)", "attn_mask=mask, " + planted)
+        if "scaled_dot_product_attention(" in source:
+            correct = "attn_mask=mask, dropout_p=p, is_causal=causal_only)"
+            assert source.count(correct) == 1, "the class's SDPA call changed: update this planted bug"
+            source = source.replace(correct, "attn_mask=mask, " + planted)
         exec(source, ns)
     x = torch.randn(3, 5, 8)
     for dropout, caught in ((0.2, True), (0.0, False)):
@@ -455,3 +463,96 @@ def test_is_causal_with_more_queries_than_keys_is_refused():
     with pytest.raises(ValueError, match=r"is_causal with 5 queries but 3 keys"):
         namespace()["MultiHeadAttention"](8, 2)(torch.ones(2, 5, 8), torch.ones(2, 3, 8), torch.ones(2, 3, 8),
                                                   is_causal=True)
+
+
+def test_the_fast_path_hands_sdpa_is_causal_only_when_the_causal_mask_is_all(monkeypatch):
+    """forward_fast passes is_causal=True (and no mask tensor) when the causal mask is the only mask and
+    T_q = T_k; with another mask, or fewer queries than keys, it passes the bottom-right mask instead (SDPA's
+    is_causal is top-left then). An explicit mask rules out the flash backend on a GPU."""
+    calls = []
+    sdpa = torch.nn.functional.scaled_dot_product_attention
+
+    def recording(*args, attn_mask=None, is_causal=False, **kwargs):
+        calls.append((None if attn_mask is None else attn_mask.clone(), is_causal))
+        return sdpa(*args, attn_mask=attn_mask, is_causal=is_causal, **kwargs)
+
+    monkeypatch.setattr(torch.nn.functional, "scaled_dot_product_attention", recording)
+    ours, _ = layers(8, 2, 0, fast=True)
+    x = torch.randn(2, 5, 8, generator=torch.Generator().manual_seed(0))
+    keep = torch.tensor([[True] * 5, [True] * 3 + [False] * 2])[:, None, None, :]   # (B, 1, 1, T_k)
+    with torch.no_grad():
+        ours(x, x, x, is_causal=True)
+        ours(x, x, x, keep, is_causal=True)
+        ours(x[:, 3:], x, x, is_causal=True)
+        ours(x, x, x)
+    (m1, c1), (m2, c2), (m3, c3), (m4, c4) = calls
+    assert m1 is None and c1 is True
+    assert c2 is False and torch.equal(m2, keep & causal_reference_mask(5, 5))
+    assert c3 is False and torch.equal(m3, causal_reference_mask(2, 5))
+    assert m4 is None and c4 is False
+
+
+# --- gradients: the class trains like nn.MultiheadAttention (issue 21: a forward check misses detach bugs)
+
+GRAD_RTOL = 1e-5   # of the largest entry: float32 rounding, summed in different orders, measured at most 1.6e-6
+
+
+def close(a, b):
+    return (a - b).abs().max() <= GRAD_RTOL * b.abs().max() + 1e-7
+
+
+def gradients(layer, call, x, direction):
+    x = x.clone().requires_grad_()
+    layer.zero_grad()
+    with torch.enable_grad():
+        (call(layer, x) * direction).sum().backward()
+    #  a tensor cut from the graph gets no gradient at all: count it as zeros
+    return [t.grad if t.grad is not None else torch.zeros_like(t) for t in (x, *layer.parameters())]
+
+
+@pytest.mark.parametrize("fast", [False, True], ids=["step-by-step", "fast"])
+@pytest.mark.parametrize("causal", [False, True], ids=["no-mask", "causal"])
+@pytest.mark.parametrize("config", [(8, 2), (12, 3), (32, 4)], ids=["C8-H2", "C12-H3", "C32-H4"])
+def test_gradients_equal_nn_multihead_attention(config, causal, fast):
+    """The input's and every parameter's gradient, on non-zero biases and weights far from uniform (an input
+    scaled by 4): with nearly uniform attention a wrong score would barely move the gradients."""
+    d_model, n_head = config
+    ours, ref = layers(d_model, n_head, 0, fast=fast)
+    assert min(ours.in_proj.bias.abs().max(), ours.out_proj.bias.abs().max()) > 0.05
+    g = torch.Generator().manual_seed(1)
+    x, direction = 4 * torch.randn(3, 6, d_model, generator=g), torch.randn(3, 6, d_model, generator=g)
+    blocked = ~causal_reference_mask(6, 6)
+    with torch.no_grad():
+        _, w = ref(x, x, x, attn_mask=blocked if causal else None, average_attn_weights=False)
+    spread = (w.amax(dim=-1) - w.amin(dim=-1))[..., 1:]            # (B, H, T_q - 1): rows with 2+ keys
+    assert (spread > 0.1).float().mean() > 0.9                        # far from uniform
+    ours_grads = gradients(ours, lambda layer, z: layer(z, z, z, is_causal=causal), x, direction)
+    ref_grads = gradients(ref, lambda layer, z: layer(z, z, z, attn_mask=blocked if causal else None,
+                                                       need_weights=False)[0], x, direction)
+    names = ["x"] + [name for name, _ in ref.named_parameters()]
+    for name, a, b in zip(names, ours_grads, ref_grads, strict=True):
+        assert close(a, b), f"the gradient of {name} differs"
+
+
+@pytest.mark.parametrize("original, planted", [
+    ("return weights @ v, weights", "return weights.detach() @ v, weights"),   # no gradient to W_Q, W_K
+    ("        return x.transpose(1, 2).contiguous().view(B, T, H * D)",
+     "        return x.transpose(1, 2).contiguous().view(B, T, H * D).detach()"),   # none to the heads at all
+])
+def test_the_gradient_check_catches_a_planted_detach(original, planted):
+    """The forward values stay the same; only a backward comparison sees the bug."""
+    assert any(original in cell_source("en", marker) for marker in MARKERS), f"{original!r} is not in the notebook"
+    ns = chapter_code.base_namespace()
+    for marker in MARKERS:
+        exec(cell_source("en", marker).replace(original, planted), ns)
+    torch.manual_seed(0)
+    buggy = ns["MultiHeadAttention"](8, 2)
+    ref = nn.MultiheadAttention(8, 2, batch_first=True)
+    copy_weights(buggy, ref)
+    g = torch.Generator().manual_seed(1)
+    x, direction = 4 * torch.randn(3, 6, 8, generator=g), torch.randn(3, 6, 8, generator=g)
+    with torch.no_grad():
+        assert torch.allclose(buggy(x, x, x), ref(x, x, x)[0], atol=ATOL)
+    buggy_grads = gradients(buggy, lambda layer, z: layer(z, z, z), x, direction)
+    ref_grads = gradients(ref, lambda layer, z: layer(z, z, z, need_weights=False)[0], x, direction)
+    assert not all(close(a, b) for a, b in zip(buggy_grads, ref_grads, strict=True))

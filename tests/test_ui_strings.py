@@ -37,6 +37,12 @@ def test_korean_catalog_asks_in_the_books_register():
     assert not formal, f"use the book's -세요 register: {formal}"
 
 
+def test_korean_catalog_calls_a_section_jeol():
+    """The book calls a section 절 («드롭아웃 절»), so the interface does too (the Korean review of 2026-11-24)."""
+    found = {k: v for k, v in korean_catalog().items() if "섹션" in v}
+    assert not found, f"say 절 for a section, as the book does: {found}"
+
+
 def test_korean_catalog_says_naeryeobatgi_for_download():
     catalog = korean_catalog()
     assert not [v for v in catalog.values() if "다운로드" in v]

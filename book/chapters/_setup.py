@@ -1,9 +1,9 @@
-#ko| #@title 준비 셀: 그림 설정, 한글 글꼴, 일부러 내는 오류를 위한 도우미 (먼저 실행하세요)
-#en| #@title Set-up: figures, a Hangul font, a helper for deliberate errors (run it first)
-#ko: Colab에서는 한글 글꼴 패키지(와 이 장이 쓰는 버전의 패키지)를 설치하고,
-#ko: 일부러 오류를 내는 셀에 쓰는 도우미를 정의합니다.
-#en: In Colab, install the Hangul font package (and the versions this chapter needs),
-#en: and define expect_error for the cells that fail on purpose.
+#ko| #@title 준비 셀 (먼저 실행하세요): 그림 설정, 한글 글꼴, 오류 셀 도우미
+#en| #@title Set-up (run it first): figures, a Hangul font, a helper for deliberate errors
+#ko: Colab에서는 한글 글꼴 패키지와, 장에 따라 이 책이 쓰는 버전의 라이브러리를
+#ko: 설치하고, 일부러 오류를 내는 셀에 쓰는 도우미를 정의합니다.
+#en: In Colab, install the Hangul font package and, in some chapters, the library
+#en: versions this book uses, and define expect_error for the cells that fail on purpose.
 import sys
 
 from IPython import get_ipython
