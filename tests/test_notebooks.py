@@ -45,6 +45,8 @@ def test_re_executing_gives_byte_identical_notebooks(tmp_path):
     under this machine's default kernels: every stored output, figures and explorer states included,
     must be a function of the book's code alone, not of the rounding of the machine that ran it.
 
+    Chapter 7 runs without the perturbing mode (tools.notebooks.NOT_PERTURBED says why).
+
     The one exception: an error's traceback may differ in its frames (the perturbing mode adds its own
     and torch's dispatch frames to any error raised inside a torch function); its type and message must
     be the same, which is what nbval compares too."""
