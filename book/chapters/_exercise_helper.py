@@ -2,7 +2,10 @@ def check(name, test, hint):
     #ko| """연습 문제의 답을 확인합니다. 맞으면 축하하고, 아니면 힌트를 보여 줍니다."""
     #en| """Check an exercise answer: congratulate when right, give a hint when not."""
     try:
-        ok, problem = bool(test()), None
+        result, problem = test(), None
+        #ko: 테스트가 문자열을 돌려주면 그 실수에 맞춘 힌트입니다
+        #en: a test that returns a string names the mistake it recognised
+        ok, hint = (False, result) if isinstance(result, str) else (bool(result), hint)
     except NameError as error:
         #ko: 런타임을 다시 시작한 뒤에는 앞의 셀에서 만든 이름이 없습니다.
         #ko: 오답이 아니라 실행 순서의 문제입니다
