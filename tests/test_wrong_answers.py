@@ -1,10 +1,10 @@
 """Typical wrong answers fail their exercise's check, with the hint aimed at that mistake.
 
-Each case runs in this process (no kernel, well under a second): the chapter's definitions the check needs
-(the functions, classes and imports of the executed notebook's cells found by a marker, as
-tools/chapter_code.py finds them), the book's check(), a wrong
-answer, then the exercise's own check cell, in the notebook's language. The check must say "not yet" (❌),
-and its message must contain the words of the hint meant for that mistake; the book's solution must pass.
+Each case runs in this process, without a kernel (112 cases, 5 s): what the check needs from the executed
+notebook (the cells found by a marker, as tools/chapter_code.py finds them: their definitions only, or the
+whole cell for data), the book's check(), an answer, then the exercise's own check cell, in the notebook's
+language. A wrong answer must get "not yet" (❌) with the words of the hint meant for that mistake; a right
+one, written differently from the book's solution where it can be, must pass.
 """
 
 from __future__ import annotations
@@ -17,13 +17,254 @@ import pytest
 
 from tools import chapter_code
 
-# chapter, exercise label, the markers of the cells the check needs (in order), then the answers:
-# (name, code of the answer, the words the message must hold per language, or None for a correct answer)
+# chapter, exercise label -> "needs": the markers of the cells the check needs, in order (a marker ending in
+# " *" runs its whole cell, as for the data a check reads; otherwise only the cell's definitions run), an optional
+# "setup" (code standing in for a chapter object the check uses), and the answers: (name, code of the answer,
+# the words the message must hold in each language, or None for a right answer).
+SHAPE_HINT = {"ko": "모양은 (4, 5)처럼", "en": "write a shape as a tuple"}
+NO_ANSWER = {"ko": "아직 답이 없습니다", "en": "No answer yet"}
+CHECK = "def check("
+MHA = ("def attention(", "class MultiHeadAttention", "def copy_weights(", "def max_diff(")
+
 CASES = {
-    ("06", "ch06-ex-dropout"): {
-        "needs": ("def attention(", "class MultiHeadAttention", "def copy_weights(", "def max_diff(",
-                  "def check("),
-        "answers": [
+    ("01", "ch01-ex-shape"): {"needs": (CHECK,), "answers": [
+        ("right", "answer_shape = (4, 5)", None),
+        ("the template, unanswered", "answer_shape = None", NO_ANSWER),
+        ("not a tuple", "answer_shape = 20", SHAPE_HINT),
+        ("rows and columns swapped", "answer_shape = (5, 4)", {"ko": "쿼리마다 한 행", "en": "one row per query"}),
+    ]},
+    ("01", "ch01-ex-many"): {"needs": ("def soft_lookup(", CHECK), "answers": [
+        ("right", """
+def soft_lookup_many(Q, K, V, beta=1.0):
+    weights = torch.softmax(beta * (Q @ K.T), dim=-1)
+    return weights, weights @ V
+""", None),
+        ("the template, unanswered", "def soft_lookup_many(Q, K, V, beta=1.0):\n    ...\n", NO_ANSWER),
+        ("beta forgotten", """
+def soft_lookup_many(Q, K, V, beta=1.0):
+    weights = torch.softmax(Q @ K.T, dim=-1)
+    return weights, weights @ V
+""", {"ko": "beta가 빠졌습니다", "en": "beta is missing"}),
+        ("only the result returned", """
+def soft_lookup_many(Q, K, V, beta=1.0):
+    return torch.softmax(beta * (Q @ K.T), dim=-1) @ V
+""", {"ko": "(weights, result) 쌍으로", "en": "return the pair (weights, result)"}),
+        ("softmax over the queries", """
+def soft_lookup_many(Q, K, V, beta=1.0):
+    weights = torch.softmax(beta * (Q @ K.T), dim=0)
+    return weights, weights @ V
+""", {"ko": "dim=-1", "en": "dim=-1"}),
+    ]},
+    ("02", "ch02-ex-shape"): {"needs": (CHECK,), "answers": [
+        ("right", "answer_weight_shape = (3, 6)\nanswer_out_shape = (2, 5, 3)", None),
+        ("weight as (in, out)", "answer_weight_shape = (6, 3)\nanswer_out_shape = (2, 5, 3)",
+         {"ko": "answer_weight_shape: 아직 아닙니다(answer_out_shape: 맞았습니다)",
+          "en": "not yet: answer_weight_shape (answer_out_shape: right)"}),
+        ("both wrong", "answer_weight_shape = (6, 3)\nanswer_out_shape = (2, 5, 6)",
+         {"ko": "answer_weight_shape, answer_out_shape: 아직 아닙니다.",
+          "en": "not yet: answer_weight_shape, answer_out_shape."}),
+    ]},
+    ("02", "ch02-ex-queries"): {"needs": ("vocab = {} *", "table = torch.randn(len(vocab), C) *",
+                                           "W_Q = nn.Linear(C, C, bias=False) *", CHECK), "answers": [
+        ("right", """
+def queries_for(tokens):
+    return W_Q(table[torch.tensor([vocab[t] for t in tokens])])
+""", None),
+        ("with a batch axis", """
+def queries_for(tokens):
+    return W_Q(table[torch.tensor([[vocab[t] for t in tokens]])])
+""", {"ko": "배치 축이 없습니다", "en": "there is no batch axis"}),
+        ("the embeddings, not the queries", """
+def queries_for(tokens):
+    return table[torch.tensor([vocab[t] for t in tokens])]
+""", {"ko": "임베딩을 쿼리로(W_Q)", "en": "embeddings to queries (W_Q)"}),
+    ]},
+    ("03", "ch03-ex-pieces"): {"needs": (CHECK,), "answers": [
+        ("right", "answer_chunk = [5, 5, 4]\nanswer_split = [4, 4, 4, 2]", None),
+        ("chunk as equal parts", "answer_chunk = [5, 5, 5]\nanswer_split = [4, 4, 4, 2]",
+         {"ko": "answer_chunk: 아직 아닙니다(answer_split: 맞았습니다)",
+          "en": "not yet: answer_chunk (answer_split: right)"}),
+    ]},
+    ("04", "ch04-ex-stride"): {"needs": (CHECK,), "answers": [
+        ("right", "answer_shape = (2, 3, 5, 4)\nanswer_stride = (60, 4, 12, 1)", None),
+        ("the contiguous strides", "answer_shape = (2, 3, 5, 4)\nanswer_stride = (60, 20, 4, 1)",
+         {"ko": "answer_stride: 아직 아닙니다(answer_shape: 맞았습니다)",
+          "en": "not yet: answer_stride (answer_shape: right)"}),
+    ]},
+    ("04", "ch04-ex-merge"): {"needs": (CHECK,), "answers": [
+        ("right", """
+def join_heads(h):
+    B, H, T, D = h.shape
+    return h.transpose(1, 2).reshape(B, T, H * D)
+""", None),
+        ("view right after transpose", """
+def join_heads(h):
+    B, H, T, D = h.shape
+    return h.transpose(1, 2).view(B, T, H * D)
+""", {"ko": "연속이 아니라서", "en": "not contiguous"}),
+        ("the template: no transpose", """
+def join_heads(h):
+    B, H, T, D = h.shape
+    return h.reshape(B, T, H * D)
+""", {"ko": "합치기 직전의 축 순서", "en": "in what order must the axes"}),
+    ]},
+    ("05", "ch05-ex-shape"): {"needs": ("def attention(", CHECK), "answers": [
+        ("right", "answer_w_shape = (2, 8, 3, 7)\nanswer_out_shape = (2, 8, 3, 10)", None),
+        ("a list of strings", "answer_w_shape = ['B', 'H', 'T_q', 'T_k']\nanswer_out_shape = (2, 8, 3, 10)",
+         SHAPE_HINT),
+    ]},
+    ("05", "ch05-ex-scale"): {"needs": (CHECK,), "answers": [
+        ("right", """
+def head_scores(q_flat, k_flat, H):
+    B, T, C = q_flat.shape
+    q_h = q_flat.view(B, T, H, C // H).transpose(1, 2)
+    k_h = k_flat.view(B, T, H, C // H).transpose(1, 2)
+    return q_h @ k_h.transpose(-2, -1) / math.sqrt(C // H)
+""", None),
+        ("the template: sqrt(C)", """
+def head_scores(q_flat, k_flat, H):
+    B, T, C = q_flat.shape
+    q_h = q_flat.view(B, T, H, C // H).transpose(1, 2)
+    k_h = k_flat.view(B, T, H, C // H).transpose(1, 2)
+    return q_h @ k_h.transpose(-2, -1) / math.sqrt(C)
+""", {"ko": "내적에 들어가는 벡터의 길이", "en": "the vectors that enter one dot product"}),
+        ("view without transpose", """
+def head_scores(q_flat, k_flat, H):
+    B, T, C = q_flat.shape
+    q_h = q_flat.view(B, H, T, C // H)
+    k_h = k_flat.view(B, H, T, C // H)
+    return q_h @ k_h.transpose(-2, -1) / math.sqrt(C // H)
+""", {"ko": "view(B, H, T, D)는 토큰을 섞습니다", "en": "view(B, H, T, D) mixes tokens"}),
+    ]},
+    ("05", "ch05-ex-mask"): {"needs": (CHECK,), "answers": [
+        ("right", """
+def make_mask(lengths, T):
+    real = torch.arange(T) < lengths[:, None]
+    return torch.ones(T, T, dtype=torch.bool).tril() & real[:, None, None, :]
+""", None),
+        ("the template, unanswered", "def make_mask(lengths, T):\n    ...\n", NO_ANSWER),
+        ("True = hidden", """
+def make_mask(lengths, T):
+    real = torch.arange(T) < lengths[:, None]
+    return ~(torch.ones(T, T, dtype=torch.bool).tril() & real[:, None, None, :])
+""", {"ko": "True와 False가 뒤바뀌었습니다", "en": "True and False are swapped"}),
+        ("on the query axis", """
+def make_mask(lengths, T):
+    real = torch.arange(T) < lengths[:, None]
+    return torch.ones(T, T, dtype=torch.bool).tril() & real[:, None, :, None]
+""", {"ko": "쿼리 축이 아니라", "en": "not on the queries"}),
+        ("no head axis", """
+def make_mask(lengths, T):
+    real = torch.arange(T) < lengths[:, None]
+    return torch.ones(T, T, dtype=torch.bool).tril() & real[:, None, :]
+""", {"ko": "(3, 1, 5, 5)이어야 하는데 (3, 5, 5)", "en": "expected shape (3, 1, 5, 5), got (3, 5, 5)"}),
+        ("a float mask", """
+def make_mask(lengths, T):
+    real = (torch.arange(T) < lengths[:, None]).float()
+    return torch.ones(T, T).tril() * real[:, None, None, :]
+""", {"ko": "bool이어야 하는데 torch.float32", "en": "must be bool, got torch.float32"}),
+        ("<= instead of <", """
+def make_mask(lengths, T):
+    real = torch.arange(T) <= lengths[:, None]
+    return torch.ones(T, T, dtype=torch.bool).tril() & real[:, None, None, :]
+""", {"ko": "<=가 아니라 <로", "en": "compare with <, not <="}),
+        ("no causal part", """
+def make_mask(lengths, T):
+    real = torch.arange(T) < lengths[:, None]
+    return real[:, None, None, :].expand(-1, 1, T, T)
+""", {"ko": "인과 마스크가 빠졌습니다", "en": "the causal part is missing"}),
+    ]},
+    ("06", "ch06-ex-shapes"): {"needs": MHA[:2] + (CHECK,), "answers": [
+        ("right", "answer_weights = (3, 3, 4, 9)\nanswer_out = (3, 4, 12)", None),
+        ("T_k for the output", "answer_weights = (3, 3, 4, 9)\nanswer_out = (3, 9, 12)",
+         {"ko": "answer_out: 아직 아닙니다(answer_weights: 맞았습니다)",
+          "en": "not yet: answer_out (answer_weights: right)"}),
+    ]},
+    ("06", "ch06-ex-order"): {"needs": MHA + (CHECK,), "answers": [
+        ("right", """
+class PortedMHA(MultiHeadAttention):
+    def project(self, query, key, value):
+        w_q, w_k, w_v = self.in_proj.weight.split(self.d_model)
+        b_q, b_k, b_v = self.in_proj.bias.split(self.d_model)
+        return F.linear(query, w_q, b_q), F.linear(key, w_k, b_k), F.linear(value, w_v, b_v)
+""", None),
+        ("the weights fixed, the biases not", """
+class PortedMHA(MultiHeadAttention):
+    def project(self, query, key, value):
+        w_q, w_k, w_v = self.in_proj.weight.split(self.d_model)
+        b_k, b_q, b_v = self.in_proj.bias.split(self.d_model)
+        return F.linear(query, w_q, b_q), F.linear(key, w_k, b_k), F.linear(value, w_v, b_v)
+""", {"ko": "편향도 같은 순서로", "en": "split the biases in the same order"}),
+        ("@ without transpose", """
+class PortedMHA(MultiHeadAttention):
+    def project(self, query, key, value):
+        w_q, w_k, w_v = self.in_proj.weight.split(self.d_model)
+        b_q, b_k, b_v = self.in_proj.bias.split(self.d_model)
+        return query @ w_q + b_q, key @ w_k + b_k, value @ w_v + b_v
+""", {"ko": "w.T를 써야", "en": "needs w.T"}),
+    ]},
+    ("06", "ch06-ex-padding"): {"needs": MHA + (CHECK,), "setup": "mha = MultiHeadAttention(8, 2)", "answers": [
+        ("right", """
+def padding_mask_from_lengths(lengths, T_k):
+    return (torch.arange(T_k) < lengths[:, None])[:, None, None, :]
+""", None),
+        ("True = padding", """
+def padding_mask_from_lengths(lengths, T_k):
+    return (torch.arange(T_k) >= lengths[:, None])[:, None, None, :]
+""", {"ko": "True와 False가 뒤바뀌었습니다", "en": "True and False are swapped"}),
+        ("on the query axis", """
+def padding_mask_from_lengths(lengths, T_k):
+    return (torch.arange(T_k) < lengths[:, None])[:, None, :, None]
+""", {"ko": "(3, 1, 1, 5)이어야 하는데 (3, 1, 5, 1)", "en": "expected shape (3, 1, 1, 5), got (3, 1, 5, 1)"}),
+        ("no head and query axes", """
+def padding_mask_from_lengths(lengths, T_k):
+    return torch.arange(T_k) < lengths[:, None]
+""", {"ko": "(3, 1, 1, 5)이어야 하는데 (3, 5)", "en": "expected shape (3, 1, 1, 5), got (3, 5)"}),
+        ("a float mask", """
+def padding_mask_from_lengths(lengths, T_k):
+    return (torch.arange(T_k) < lengths[:, None]).float()[:, None, None, :]
+""", {"ko": "bool이어야 하는데", "en": "must be bool"}),
+        ("<= instead of <", """
+def padding_mask_from_lengths(lengths, T_k):
+    return (torch.arange(T_k) <= lengths[:, None])[:, None, None, :]
+""", {"ko": "<=가 아니라 <로", "en": "compare with <, not <="}),
+    ]},
+    ("07", "ch07-ex-memory"): {"needs": (CHECK,), "answers": [
+        ("right", "answer_mib = 1024", None),
+        ("4 bytes per element", "answer_mib = 2048", {"ko": "2바이트", "en": "2 bytes, not 4"}),
+        ("bytes, not MiB", "answer_mib = 2**30", {"ko": "바이트 수입니다", "en": "a number of bytes"}),
+    ]},
+    ("07", "ch07-ex-rescale"): {"needs": ("def attention(", CHECK), "answers": [
+        ("right", """
+def attention_blocks(q, k, v, block):
+    row_max = torch.full(q.shape[:-1] + (1,), float("-inf"))
+    row_sum = torch.zeros(q.shape[:-1] + (1,))
+    acc = torch.zeros(q.shape[:-1] + (v.size(-1),))
+    for start in range(0, k.size(-2), block):
+        s = q @ k[..., start:start + block, :].transpose(-2, -1) / math.sqrt(q.size(-1))
+        new_max = torch.maximum(row_max, s.amax(dim=-1, keepdim=True))
+        rescale, p = torch.exp(row_max - new_max), torch.exp(s - new_max)
+        row_sum = row_sum * rescale + p.sum(dim=-1, keepdim=True)
+        acc = acc * rescale + p @ v[..., start:start + block, :]
+        row_max = new_max
+    return acc / row_sum
+""", None),
+        ("the template: the sum rescaled, not the accumulator", """
+def attention_blocks(q, k, v, block):
+    row_max = torch.full(q.shape[:-1] + (1,), float("-inf"))
+    row_sum = torch.zeros(q.shape[:-1] + (1,))
+    acc = torch.zeros(q.shape[:-1] + (v.size(-1),))
+    for start in range(0, k.size(-2), block):
+        s = q @ k[..., start:start + block, :].transpose(-2, -1) / math.sqrt(q.size(-1))
+        new_max = torch.maximum(row_max, s.amax(dim=-1, keepdim=True))
+        rescale, p = torch.exp(row_max - new_max), torch.exp(s - new_max)
+        row_sum = row_sum * rescale + p.sum(dim=-1, keepdim=True)
+        acc = acc + p @ v[..., start:start + block, :]
+        row_max = new_max
+    return acc / row_sum
+""", {"ko": "블록이 여럿이면 틀립니다", "en": "wrong with several"}),
+    ]},
+    ("06", "ch06-ex-dropout"): {"needs": MHA + (CHECK,), "answers": [
             ("the book's solution", """
 class DropoutAttend(MultiHeadAttention):
     def attend(self, q, k, v, mask):
@@ -84,11 +325,16 @@ def definitions(source: str) -> ast.Module:
     return ast.Module(body=[node for node in tree.body if isinstance(node, kept)], type_ignores=[])
 
 
-def run_check(chapter: str, label: str, needs: tuple[str, ...], answer: str, lang: str) -> str:
+def run_check(chapter: str, label: str, case: dict, answer: str, lang: str) -> str:
     ns = chapter_code.base_namespace()
-    for marker in needs:
+    for marker in case["needs"]:
+        whole = marker.endswith(" *")
+        marker = marker.removesuffix(" *")
         source = chapter_code.cell_source(chapter, marker, lang)
-        exec(compile(definitions(source), f"<{lang}/{chapter}: {marker}>", "exec"), ns)
+        code = source if whole else definitions(source)
+        with contextlib.redirect_stdout(io.StringIO()):
+            exec(compile(code, f"<{lang}/{chapter}: {marker}>", "exec"), ns)
+    exec(case.get("setup", ""), ns)
     exec(compile(answer, f"<answer to {label}>", "exec"), ns)
     check_cell = chapter_code.cell_source(chapter, f'"{label}"', lang)
     said = io.StringIO()
@@ -103,7 +349,7 @@ def run_check(chapter: str, label: str, needs: tuple[str, ...], answer: str, lan
 def test_a_typical_answer_gets_the_message_meant_for_it(chapter, label, name, lang):
     case = CASES[(chapter, label)]
     _, answer, words = next(a for a in case["answers"] if a[0] == name)
-    said = run_check(chapter, label, case["needs"], answer, lang)
+    said = run_check(chapter, label, case, answer, lang)
     if words is None:
         assert said.startswith("✅"), f"{label} ({lang}), {name}: a right answer was refused: {said!r}"
     else:

@@ -1,11 +1,112 @@
+class NotAnswered(Exception):
+    #ko| """답 칸이 아직 None이나 ...입니다."""
+    #en| """The answer is still the None or ... of the template."""
+
+
+class Also(str):
+    #ko| """테스트가 돌려주는 말 가운데, 문제의 힌트를 대신하지 않고 그 앞에 붙는 말."""
+    #en| """Words a test returns that go before the exercise's hint, not instead of it."""
+
+
+class BadShape(TypeError):
+    #ko| """모양을 적은 답이 정수의 튜플이 아닙니다."""
+    #en| """A shape written as an answer is not a tuple of whole numbers."""
+
+
+def as_shape(answer):
+    #ko| """모양을 적은 답을 튜플로 바꿉니다."""
+    #en| """A shape written as an answer, as a tuple."""
+    if answer is None or answer is Ellipsis:
+        raise NotAnswered
+    if not (isinstance(answer, (tuple, list))
+            and all(isinstance(n, int) for n in answer)):
+        #ko| raise BadShape(f"모양은 (4, 5)처럼 정수의 튜플로 적습니다. "
+        #ko|                f"지금 답: {answer!r}")
+        #en| raise BadShape(f"write a shape as a tuple of whole numbers, like (4, 5); "
+        #en|                f"got {answer!r}")
+    return tuple(answer)
+
+
+def parts_wrong(**parts):
+    #ko| """여러 칸의 답: 이름=(답, 정답). 모두 맞으면 True,
+    #ko| 아니면 틀린 칸의 이름을 알려 줍니다."""
+    #en| """A many-part answer: name=(answer, expected). True if all are right,
+    #en| else which parts are wrong."""
+    wrong = [name for name, (got, want) in parts.items() if got != want]
+    if not wrong:
+        return True
+    right = [name for name in parts if name not in wrong]
+    #ko| said = f"{', '.join(wrong)}: 아직 아닙니다"
+    #ko| said += f"({', '.join(right)}: 맞았습니다). " if right else ". "
+    #en| said = f"not yet: {', '.join(wrong)}"
+    #en| said += f" ({', '.join(right)}: right). " if right else ". "
+    return Also(said)
+
+
+def mask_mistake(got, lengths, T, causal):
+    #ko| """길이로 만든 마스크(causal이면 인과 마스크와 &)의 흔한 실수를 알아보고
+    #ko| 그 힌트를 돌려줍니다. 알아본 실수가 없으면 None."""
+    #en| """The usual mistakes of a mask built from lengths (and'ed with the causal
+    #en| mask if causal): the hint for the one recognised, or None."""
+    if got is None or got is Ellipsis:
+        raise NotAnswered
+    real = torch.arange(T) < lengths[:, None]                    # (B, T)
+    real_le = torch.arange(T) <= lengths[:, None]                # (B, T)
+    tri = torch.ones(T, T, dtype=torch.bool).tril()             # (T, T)
+    keys, keys_le = real[:, None, None, :], real_le[:, None, None, :]
+    want = tri & keys if causal else keys
+    if not isinstance(got, torch.Tensor):
+        #ko| return f"마스크는 텐서여야 하는데 {type(got).__name__}입니다."
+        #en| return f"the mask must be a tensor, got a {type(got).__name__}."
+    if got.dtype != torch.bool:
+        #ko| return (f"마스크는 bool이어야 하는데 {got.dtype}입니다. "
+        #ko|         "비교(<)와 &가 bool 텐서를 만듭니다.")
+        #en| return (f"the mask must be bool, got {got.dtype}: "
+        #en|         "comparisons (<) and & make bool tensors.")
+    if tuple(got.shape) != tuple(want.shape):
+        #ko| return (f"모양이 {tuple(want.shape)}이어야 하는데 {tuple(got.shape)}입니다. "
+        #ko|         "마스크가 브로드캐스팅될 축(헤드, 쿼리)마다 "
+        #ko|         "크기 1인 축이 있어야 합니다.")
+        #en| return (f"expected shape {tuple(want.shape)}, got {tuple(got.shape)}: "
+        #en|         "the mask needs an axis of size 1 for each axis "
+        #en|         "it broadcasts over (heads, queries).")
+    if torch.equal(got, ~want):
+        #ko| return ("True와 False가 뒤바뀌었습니다. 이 책에서 True는 '볼 수 있음'입니다"
+        #ko|         "(nn.MultiheadAttention의 마스크는 반대입니다).")
+        #en| return ("True and False are swapped: in this book True means 'may attend' "
+        #en|         "(nn.MultiheadAttention's masks are the other way round).")
+    if torch.equal(got, tri & keys_le if causal else keys_le):
+        #ko| return ("길이가 n이면 실제 토큰은 위치 0부터 n-1까지입니다. "
+        #ko|         "<=가 아니라 <로 비교하세요.")
+        #en| return ("a length of n means positions 0 to n-1 are real: "
+        #en|         "compare with <, not <=.")
+    if causal and torch.equal(got, tri & real[:, None, :, None]):
+        #ko| return ("패딩은 키를 가려야 합니다. 길이 마스크를 쿼리 축이 아니라 "
+        #ko|         "마지막 축(키)에 두세요.")
+        #en| return ("padding hides keys: put the length mask on the last axis "
+        #en|         "(the keys), not on the queries.")
+    if causal and torch.equal(got, keys.expand(want.shape)):
+        #ko| return ("인과 마스크가 빠졌습니다. "
+        #ko|         "아래 삼각 (T, T) 마스크와 &로 합치세요.")
+        #en| return ("the causal part is missing: "
+        #en|         "combine it with the lower-triangular (T, T) mask using &.")
+    return None
+
+
 def check(name, test, hint):
-    #ko| """연습 문제의 답을 확인합니다. 맞으면 축하하고, 아니면 힌트를 보여 줍니다."""
-    #en| """Check an exercise answer: congratulate when right, give a hint when not."""
+    #ko| """연습 문제의 답을 확인합니다. 맞으면 축하하고, 아니면 힌트를 보여 줍니다.
+    #ko| test가 문자열을 돌려주면 그 실수에 맞춘 힌트이고, Also는 힌트 앞에 붙습니다."""
+    #en| """Check an exercise answer: congratulate when right, give a hint when not.
+    #en| A string from test is the hint for the mistake it recognised;
+    #en| an Also goes before the hint."""
+    problem = unanswered = None
     try:
-        result, problem = test(), None
-        #ko: 테스트가 문자열을 돌려주면 그 실수에 맞춘 힌트입니다
-        #en: a test that returns a string names the mistake it recognised
-        ok, hint = (False, result) if isinstance(result, str) else (bool(result), hint)
+        result = test()
+        ok = bool(result) and not isinstance(result, str)
+        if isinstance(result, Also):
+            hint = f"{result}{hint}"
+        elif isinstance(result, str):
+            hint = result
     except NameError as error:
         #ko: 런타임을 다시 시작한 뒤에는 앞의 셀에서 만든 이름이 없습니다.
         #ko: 오답이 아니라 실행 순서의 문제입니다
@@ -13,25 +114,40 @@ def check(name, test, hint):
         #en: cells to run, not a wrong answer
         #ko| print(f"⏸️ {name}: 먼저 위의 셀들을 실행하세요. "
         #ko|       f"아직 정의되지 않은 이름: `{error.name}`")
-        #ko| print("   이 셀을 선택하고 메뉴에서 런타임 → 이전 셀 실행(Run before)을 "
-        #ko|       "누른 다음, 이 셀을 다시 실행하세요.")
+        #ko| print("   이 셀을 선택하고 Colab에서는 런타임 → 이전 셀 실행(Run before), "
+        #ko|       "Jupyter에서는 Run → Run All Above Selected Cell을 누른 다음, "
+        #ko|       "이 셀을 다시 실행하세요.")
         #ko| print("   답에 직접 쓴 이름이라면 철자를 확인하세요.")
         #en| print(f"⏸️ {name}: run the cells above first. "
         #en|       f"Not defined yet: `{error.name}`")
-        #en| print("   Select this cell, choose Runtime → Run before, "
+        #en| print("   Select this cell, choose Runtime → Run before in Colab "
+        #en|       "(Run → Run All Above Selected Cell in Jupyter), "
         #en|       "then run this cell again.")
         #en| print("   If you wrote that name in your answer, check its spelling.")
         return
     except Exception as error:
         #ko: 답이 아직 없거나 실행되지 않아도 멈추지 않고 알려 줍니다
         #en: an answer that is missing or does not run yet is reported, not raised
-        ok, problem = False, f"{type(error).__name__}: {error}"
+        ok, said = False, str(error)
+        if isinstance(error, NotAnswered) or "NoneType" in said or "'ellipsis'" in said:
+            unanswered = True
+        elif isinstance(error, BadShape):
+            problem = said
+        else:
+            problem = f"{type(error).__name__}: {error}"
     if ok:
         #ko| print(f"✅ {name}: 정답입니다!")
         #en| print(f"✅ {name}: correct!")
     else:
         #ko| print(f"❌ {name}: 아직 아닙니다. 힌트: {hint}")
         #en| print(f"❌ {name}: not yet. Hint: {hint}")
-        if problem:
-            #ko| print(f"   (실행 중 오류: {problem})")
+        if unanswered:
+            #ko| print("   아직 답이 없습니다: 위 셀의 None이나 ...를 답으로 바꾸고 "
+            #ko|       "그 셀을 실행한 다음, 이 셀을 다시 실행하세요. "
+            #ko|       "함수라면 return으로 값을 돌려주는지도 보세요.")
+            #en| print("   No answer yet: replace the None or ... in the cell above, "
+            #en|       "run it, then run this cell again. "
+            #en|       "If it is a function, check that it returns its result.")
+        elif problem:
+            #ko| print(f"   (확인하다가 난 오류: {problem})")
             #en| print(f"   (error while checking: {problem})")
