@@ -363,3 +363,34 @@ def test_a_tool_cell_is_folded_on_the_site_and_in_colab(tmp_path):
         cell = chapter.notebook(lang).cells[0]
         assert cell.source.startswith(title) and cell.source.endswith("def best_times(calls):\n    return calls")
         assert cell.metadata["tags"] == ["hide-input"] and cell.metadata["cellView"] == "form"
+
+
+STUDY_TIME = {
+    "ko": r"예상 시간: (\d+)분\(읽고 실행하기 (\d+)분, 연습 문제 (\d+)개 (\d+)분\)\.",
+    "en": r"Time: about (\d+) minutes \((\d+) to read and run, (\d+) for the (\d+) exercises\)\.",
+}
+INSTRUCTOR_ROW = {"ko": r"^\| \[(\d)\. .*\| (\d+)분 \+ (\d+)분 \|$", "en": r"^\| \[(\d)\. .* \| (\d+) min \+ (\d+) min \|$"}
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_study_times_follow_the_rule_at_each_head_and_in_the_instructor_guide(lang):
+    """tools.source.study_minutes() is the one rule; a chapter's head and the instructor guide's row show it."""
+    from tools.source import MINUTES_PER_EXERCISE, study_minutes
+
+    rows = {int(m[0]): (int(m[1]), int(m[2]))
+            for m in re.findall(INSTRUCTOR_ROW[lang], (ROOT / "book" / lang / "instructor.md").read_text(encoding="utf-8"),
+                                flags=re.M)}
+    assert len(rows) == len(chapters()), f"book/{lang}/instructor.md: {len(rows)} chapter rows with times"
+    for path in chapters():
+        reading, exercises = study_minutes(parse(path))
+        found = re.findall(STUDY_TIME[lang], path.read_text(encoding="utf-8"))
+        assert len(found) == 1, f"{path.name} ({lang}): no head line giving the study time as the rule does"
+        numbers = [int(n) for n in found[0]]
+        total, read, first, second = numbers
+        count, minutes = (first, second) if lang == "ko" else (second, first)
+        want = f"{reading + exercises}, {reading}, {exercises // MINUTES_PER_EXERCISE} exercises, {exercises}"
+        assert (total, read, count, minutes) == (reading + exercises, reading, exercises // MINUTES_PER_EXERCISE, exercises), (
+            f"{path.name} ({lang}): the head says {total}, {read}, {count} exercises, {minutes}; the rule gives {want}")
+        assert rows[int(path.name[:2])] == (reading, exercises), (
+            f"book/{lang}/instructor.md, chapter {int(path.name[:2])}: {rows[int(path.name[:2])]}; the rule gives "
+            f"{(reading, exercises)}")

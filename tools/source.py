@@ -607,6 +607,25 @@ def _check_alternatives(path: Path, cell: Cell) -> None:
                 raise SourceError(f"{where}: English-only lines are indented differently from their Korean twin")
 
 
+# How long a chapter takes, by one rule (the chapter's head and the instructor guide show it; tests/test_source.py
+# keeps them equal): the English page's prose, solutions aside, read with the code it explains at 100 words a
+# minute, rounded up to 5 minutes, and 5 minutes per exercise. A learner's walk through all eight chapters took
+# 33, 38, 45, 52, 58, 80, 75 and 50 minutes; the rule gives 40, 45, 55, 55, 60, 85, 70 and 55.
+WORDS_PER_MINUTE = 100
+MINUTES_PER_EXERCISE = 5
+
+
+def study_minutes(chapter: Chapter) -> tuple[int, int]:
+    """(reading and running, exercises) in minutes, by the rule above."""
+    import math
+
+    nb = chapter.notebook("en")
+    words = sum(len(c.source.split()) for c in nb.cells
+                if c.cell_type == "markdown" and ":::{solution}" not in c.source)
+    exercises = sum(1 for c in chapter.cells if "check" in c.flags)
+    return 5 * math.ceil(words / WORDS_PER_MINUTE / 5), MINUTES_PER_EXERCISE * exercises
+
+
 def chapters() -> list[Path]:
     return sorted(CHAPTER_DIR.glob("[0-9][0-9]_*.md"))
 
