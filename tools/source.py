@@ -205,9 +205,9 @@ class Chapter:
 
     def _code_cell(self, cell: Cell, lang: str, cell_id: str) -> nbformat.NotebookNode:
         if "exercise-helper" in cell.flags:
-            text = exercise_helper(lang)
+            text = f"{HELPER_TITLE['check'][lang]}\n{exercise_helper(lang)}"
         elif "explorer-helper" in cell.flags:
-            text = exercise_helper(lang, EXPLORER_HELPER)
+            text = f"{HELPER_TITLE['explorer'][lang]}\n{exercise_helper(lang, EXPLORER_HELPER)}"
         elif "setup" in cell.flags:
             text = setup_code(lang, imported_modules(self.cells))
         else:
@@ -225,8 +225,11 @@ class Chapter:
         alt = cell.figure_alt(lang)
         if alt:
             new.metadata["mystnb"] = {"image": {"alt": alt}}
-        if {"setup", "drawing", "tool"} & set(cell.flags):  # Colab shows its '#@title' line, folds the code
+        if {"setup", "drawing", "tool", "exercise-helper", "explorer-helper"} & set(cell.flags):
+            # folded wherever the notebook opens: Colab shows the '#@title' line in place of the code,
+            # JupyterLab and Notebook 7 show the first line with the rest one click away
             new.metadata["cellView"] = "form"
+            new.metadata["jupyter"] = {"source_hidden": True}
         return new
 
     def intro(self, lang: str, student: bool = False) -> str:
@@ -434,6 +437,15 @@ DRAWING_TITLE = {"ko": "#@title 그림 그리기{names} (그리기만 하는 코
 # ``tool``: a measuring tool whose working the prose above tells; its code stays one click away
 TOOL_TITLE = {"ko": "#@title 측정 도구{names} (위의 글이 설명하는 코드라 접어 두었습니다)",
               "en": "#@title Measuring tool{names} (folded; see the text above)"}
+
+
+# the shared helper cells: long code a learner runs and need not read
+HELPER_TITLE = {
+    "check": {"ko": "#@title 확인 도우미: check() (실행만 하세요. 코드는 읽지 않아도 됩니다)",
+              "en": "#@title Check helper: check() (run it; reading its code is optional)"},
+    "explorer": {"ko": "#@title 탐색기 도우미: explorer() (실행만 하세요. 코드는 읽지 않아도 됩니다)",
+                 "en": "#@title Explorer helper: explorer() (run it; reading its code is optional)"},
+}
 
 
 def drawing_title(code: str, lang: str, kind: str = "drawing") -> str:
