@@ -10,6 +10,7 @@
 #   make audit      Lighthouse scores of the built site (landing page and every chapter page)
 #   make lint       ruff over the tools, the tests and the notebooks' code
 #   make colab-venv .venv-colab with Colab's versions (requirements-colab.txt), for the Colab-faithful test
+#   make lab        open the notebooks in JupyterLab on the book's environment (installs requirements-lab.txt)
 #   make clean      remove _build (keeps .venv and node_modules)
 
 SHELL := /bin/bash
@@ -27,10 +28,10 @@ LIGHTHOUSE := node_modules/.bin/lighthouse
 PORT ?= 8000
 CHAPTER ?=
 
-.PHONY: help book test execute student serve bench audit built-site lint clean setup colab-venv
+.PHONY: help book test execute student serve bench audit built-site lint clean setup colab-venv lab
 
 help:
-	@sed -n '1,14p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '1,15p' Makefile | sed 's/^# \{0,1\}//'
 
 setup: $(VENV_STAMP) $(NPM_STAMP)
 
@@ -69,6 +70,17 @@ $(LIGHTHOUSE): package.json package-lock.json
 # The environments are independent, so a fresh clone sets them up side by side: `make -j3 setup colab-venv`
 # took 56 s where one after the other took 1 min 40 s. Each stamp still installs only when missing or stale.
 SETUP_PARALLEL = $(MAKE) --no-print-directory -j3 --output-sync=target
+
+LAB_STAMP := $(VENV)/.lab-installed
+
+$(LAB_STAMP): requirements-lab.txt $(VENV_STAMP)
+	$(VENV)/bin/pip install --quiet --disable-pip-version-check -r requirements-lab.txt
+	$(VENV)/bin/pip check
+	@touch $@
+
+# JupyterLab on 127.0.0.1, opened on the notebooks (the student notebooks are in student/); widgets work
+lab: $(LAB_STAMP)
+	$(VENV)/bin/jupyter lab --ServerApp.ip=127.0.0.1 --ServerApp.root_dir=. $(ARGS) notebooks
 
 book:
 	@$(SETUP_PARALLEL) setup
