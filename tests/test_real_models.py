@@ -10,7 +10,8 @@
   std 0.02) the first two would pass, which is why the chapter re-draws the parameters.
 - The notebook's `decode_step` equals transformers' own GPT-2 cache (DynamicCache), one token at a time.
 - The notebook's GroupedQueryAttention equals F.scaled_dot_product_attention(..., enable_gqa=True) for
-  grouped-query, multi-query and multi-head sizes, and chapter 6's class when n_kv_head == n_head.
+  grouped-query, multi-query and multi-head sizes, chapter 6's class when n_kv_head == n_head, and
+  transformers' LlamaAttention (separate projections joined with torch.cat) with RoPE rotating nothing.
 - The notebook's KV-cache `decode_step` gives the full causal pass, one token at a time.
 - Building and running the GPT-2 block opens no network connection (checked in a subprocess).
 
@@ -304,6 +305,30 @@ def test_grouped_query_attention_with_as_many_kv_heads_is_chapter_6s_class(C, H)
     x = torch.randn(2, 6, C)
     with torch.no_grad():
         assert torch.allclose(mha(x, x, x, is_causal=True), gqa(x, is_causal=True), atol=ATOL)
+
+
+@pytest.mark.parametrize("C, H, H_kv", GQA_SIZES[:5], ids=[f"C{c}-H{h}-Hkv{k}" for c, h, k in GQA_SIZES[:5]])
+def test_grouped_query_attention_equals_llama_attention_without_rotation(C, H, H_kv):
+    """The chapter's 'other layouts': Llama's separate q_proj/k_proj/v_proj (nn.Linear, biases on, re-drawn),
+    joined with torch.cat into GroupedQueryAttention's qkv, equal LlamaAttention with RoPE rotating nothing
+    (cos = 1, sin = 0), causal mask, within ATOL (measured 2.4e-7 at C=12, H=6, H_kv=2)."""
+    from transformers import LlamaConfig
+    from transformers.models.llama.modeling_llama import LlamaAttention
+
+    ns = chapter8()
+    config = LlamaConfig(hidden_size=C, num_attention_heads=H, num_key_value_heads=H_kv,
+                         attention_bias=True, attn_implementation="eager")
+    torch.manual_seed(4)
+    with torch.no_grad():
+        llama = ns["redraw_"](LlamaAttention(config, layer_idx=0).eval(), C ** -0.5)
+        ported = ns["GroupedQueryAttention"](C, H, H_kv)
+        ported.qkv.weight.copy_(torch.cat([llama.q_proj.weight, llama.k_proj.weight, llama.v_proj.weight]))
+        ported.qkv.bias.copy_(torch.cat([llama.q_proj.bias, llama.k_proj.bias, llama.v_proj.bias]))
+        ported.out_proj.load_state_dict(llama.o_proj.state_dict())
+        x = torch.randn(2, 7, C, generator=torch.Generator().manual_seed(5))
+        no_rotation = (torch.ones(2, 7, C // H), torch.zeros(2, 7, C // H))
+        out_llama = llama(x, position_embeddings=no_rotation, attention_mask=additive_causal(7))[0]
+        assert torch.allclose(ported(x, is_causal=True), out_llama, atol=ATOL)
 
 
 def test_repeat_instead_of_repeat_interleave_is_caught():
