@@ -1,11 +1,17 @@
 """Chapter 8: the book's classes against real implementations.
 
 - Hugging Face `transformers`' GPT-2 attention block, built from small GPT2Config's with random weights
-  (nothing is downloaded), ported into chapter 6's MultiHeadAttention with the notebook's own `port_gpt2`,
-  gives the same outputs and per-head weights with the causal mask, for several sizes, with the eager
-  implementation (explicit additive mask) and the SDPA one (causal by itself).
+  (nothing is downloaded) and re-drawn with the notebook's `redraw_` (non-zero biases, uneven attention),
+  ported into chapter 6's MultiHeadAttention with the notebook's own `port_gpt2`, gives the same outputs
+  and per-head weights with the causal mask, for several sizes, with the eager implementation (explicit
+  additive mask) and the SDPA one (causal by itself).
+- That comparison fails for a port that drops both biases, one that copies the q/k/v biases in k, q, v
+  order, and one that drops the 1/sqrt(D) scale; on Hugging Face's default initialisation (zero biases,
+  std 0.02) the first two would pass, which is why the chapter re-draws the parameters.
+- The notebook's `decode_step` equals transformers' own GPT-2 cache (DynamicCache), one token at a time.
 - The notebook's GroupedQueryAttention equals F.scaled_dot_product_attention(..., enable_gqa=True) for
-  grouped-query, multi-query and multi-head sizes, and chapter 6's class when n_kv_head == n_head.
+  grouped-query, multi-query and multi-head sizes, chapter 6's class when n_kv_head == n_head, and
+  transformers' LlamaAttention (separate projections joined with torch.cat) with RoPE rotating nothing.
 - The notebook's KV-cache `decode_step` gives the full causal pass, one token at a time.
 - Building and running the GPT-2 block opens no network connection (checked in a subprocess).
 
@@ -66,7 +72,7 @@ def fail_on(error: chapter_code.ChapterCodeError):
 def chapter8(lang: str = "en") -> dict:
     """attention and MultiHeadAttention (chapter 6's cells, as chapter 8 carries them) and chapter 8's
     definitions, executed in one namespace."""
-    markers = chapter_code.MHA_MARKERS + ("def port_gpt2(", "class GroupedQueryAttention",
+    markers = chapter_code.MHA_MARKERS + ("def redraw_(", "def port_gpt2(", "class GroupedQueryAttention",
                                           "def kv_cache_bytes(", "def empty_cache(")
     try:
         return chapter_code.load("08", markers, lang)
@@ -74,11 +80,17 @@ def chapter8(lang: str = "en") -> dict:
         fail_on(e)
 
 
-def gpt2_block(C, H, seed, implementation="eager"):
+def gpt2_block(C, H, seed, implementation="eager", redraw=True):
+    """A small GPT2Attention; re-drawn as the chapter does (std C ** -0.5, biases included) unless
+    redraw=False, which keeps Hugging Face's default initialisation (zero biases, weights std 0.02)."""
     torch.manual_seed(seed)
     config = GPT2Config(n_embd=C, n_head=H, n_positions=32, attn_pdrop=0.0, resid_pdrop=0.0,
                         attn_implementation=implementation)
-    return GPT2Attention(config, layer_idx=0).eval()
+    block = GPT2Attention(config, layer_idx=0).eval()
+    if redraw:
+        with torch.no_grad():
+            chapter8()["redraw_"](block, C ** -0.5)
+    return block
 
 
 def additive_causal(T):
@@ -148,6 +160,112 @@ def test_a_wrong_port_is_caught(bug):
         assert not torch.allclose(ours(x, x, x, is_causal=True), out_hf, atol=ATOL)
 
 
+def wrong_gpt2_port(block, H, bug):
+    """The notebook's port_gpt2 with one planted mistake that raises nothing: the shapes all fit."""
+    ns = chapter8()
+    C = block.c_attn.weight.shape[0]
+    if bug == "no 1/sqrt(D) scale":
+        base = ns["MultiHeadAttention"]
+
+        class NoScale(base):
+            def attend(self, q, k, v, mask):
+                # scores = q @ k.T * sqrt(D) / sqrt(D): the scale is gone
+                return ns["attention"](q * q.size(-1) ** 0.5, k, v, mask)
+
+        layer = NoScale(C, H).eval()
+        layer.load_state_dict(ns["port_gpt2"](block, H).state_dict())
+        return layer
+    layer = ns["port_gpt2"](block, H)
+    with torch.no_grad():
+        if bug == "both biases dropped":
+            layer.in_proj.bias.zero_()
+            layer.out_proj.bias.zero_()
+        elif bug == "q/k/v biases in k, q, v order":
+            b_q, b_k, b_v = block.c_attn.bias.split(C)
+            layer.in_proj.bias.copy_(torch.cat([b_k, b_q, b_v]))
+        else:
+            raise ValueError(bug)
+    return layer
+
+
+WRONG_PORTS = ["both biases dropped", "q/k/v biases in k, q, v order", "no 1/sqrt(D) scale"]
+
+
+def worst_difference(block, layer, T=5, batch=2, seed=2):
+    """Largest difference of outputs and of per-head weights between the block and a port, causal mask."""
+    C = block.c_attn.weight.shape[0]
+    x = torch.randn(batch, T, C, generator=torch.Generator().manual_seed(seed))
+    with torch.no_grad():
+        out_hf, w_hf = block(x, attention_mask=additive_causal(T))
+        out = layer(x, x, x, is_causal=True)
+    return max((out - out_hf).abs().max().item(), (layer.attn_weights - w_hf).abs().max().item())
+
+
+@pytest.mark.parametrize("bug", WRONG_PORTS)
+@pytest.mark.parametrize("C, H", GPT2_SIZES[:3], ids=[f"C{c}-H{h}" for c, h in GPT2_SIZES[:3]])
+def test_the_gpt2_comparison_fails_for_a_wrong_port(C, H, bug):
+    """With the chapter's re-drawn parameters, each planted port differs by far more than the tolerance
+    (measured: 0.25 to 1.8 for these sizes and seeds, against ATOL = 1e-5), outputs or weights."""
+    for seed in (0, 1):
+        block = gpt2_block(C, H, seed)
+        assert worst_difference(block, wrong_gpt2_port(block, H, bug)) > 1000 * ATOL, (C, H, seed, bug)
+        assert worst_difference(block, chapter8()["port_gpt2"](block, H)) < ATOL
+
+
+@pytest.mark.parametrize("bug", WRONG_PORTS[:2])
+def test_on_the_default_initialisation_the_bias_bugs_pass(bug):
+    """Why the chapter re-draws: Hugging Face's Conv1D starts its biases at zero, so on the default
+    initialisation a port that drops or reorders them agrees with the block within the tolerance."""
+    block = gpt2_block(12, 3, 0, redraw=False)
+    assert not block.c_attn.bias.any() and not block.c_proj.bias.any()
+    assert worst_difference(block, wrong_gpt2_port(block, 3, bug)) < ATOL
+
+
+def spread_of_last_rows(block, T=5):
+    """Largest minus smallest weight in each head's last row (T keys; 0 if spread evenly)."""
+    C = block.c_attn.weight.shape[0]
+    x = torch.randn(2, T, C, generator=torch.Generator().manual_seed(2))
+    with torch.no_grad():
+        _, w = block(x, attention_mask=additive_causal(T))
+    last = w[:, :, -1]                                                      # (B, H, T)
+    return last.max(dim=-1).values - last.min(dim=-1).values
+
+
+def test_the_redrawn_block_attends_unevenly():
+    """The re-drawn block's attention is far from uniform (every head's last row spreads by more than
+    0.15; measured 0.17 to 0.67) and its biases are not small; Hugging Face's default block spreads each
+    last row by less than 0.01 (measured below 0.005), the near-uniform attention the chapter avoids."""
+    block = gpt2_block(12, 3, 0)
+    assert (spread_of_last_rows(block) > 0.15).all()
+    assert block.c_attn.bias.abs().max() > 0.3 and block.c_proj.bias.abs().max() > 0.3
+    assert (spread_of_last_rows(gpt2_block(12, 3, 0, redraw=False)) < 0.01).all()
+
+
+@pytest.mark.parametrize("implementation", ["eager", "sdpa"])
+@pytest.mark.parametrize("C, H", GPT2_SIZES[:3], ids=[f"C{c}-H{h}" for c, h in GPT2_SIZES[:3]])
+def test_decode_step_equals_the_cache_of_transformers(C, H, implementation):
+    """The notebook's decode_step on the ported class against GPT2Attention fed a DynamicCache
+    (past_key_values), one token at a time, 7 tokens; the cached lengths agree at every step."""
+    from transformers import DynamicCache
+
+    ns = dict(chapter8())
+    try:
+        exec(chapter_code.cell_source("08", "def decode_step("), ns)
+    except chapter_code.ChapterCodeError as e:
+        fail_on(e)
+    block = gpt2_block(C, H, 1, implementation)
+    ours = ns["port_gpt2"](block, H)
+    x = torch.randn(2, 7, C, generator=torch.Generator().manual_seed(3))
+    cache, hf_cache, worst = ns["empty_cache"](ours, 2), DynamicCache(), 0.0
+    with torch.no_grad():
+        for t in range(7):
+            assert cache["k"].size(2) == hf_cache.get_seq_length() == t
+            out = ns["decode_step"](ours, x[:, t:t + 1], cache)
+            out_hf = block(x[:, t:t + 1], past_key_values=hf_cache)[0]
+            worst = max(worst, (out - out_hf).abs().max().item())
+    assert worst < ATOL, f"C={C}, H={H}, {implementation}: largest difference {worst:.3g}"
+
+
 def sdpa_gqa_reference(layer, x, is_causal):
     """The same weights through PyTorch's enable_gqa, written here independently of the notebook."""
     B, T, C = x.shape
@@ -187,6 +305,30 @@ def test_grouped_query_attention_with_as_many_kv_heads_is_chapter_6s_class(C, H)
     x = torch.randn(2, 6, C)
     with torch.no_grad():
         assert torch.allclose(mha(x, x, x, is_causal=True), gqa(x, is_causal=True), atol=ATOL)
+
+
+@pytest.mark.parametrize("C, H, H_kv", GQA_SIZES[:5], ids=[f"C{c}-H{h}-Hkv{k}" for c, h, k in GQA_SIZES[:5]])
+def test_grouped_query_attention_equals_llama_attention_without_rotation(C, H, H_kv):
+    """The chapter's 'other layouts': Llama's separate q_proj/k_proj/v_proj (nn.Linear, biases on, re-drawn),
+    joined with torch.cat into GroupedQueryAttention's qkv, equal LlamaAttention with RoPE rotating nothing
+    (cos = 1, sin = 0), causal mask, within ATOL (measured 2.4e-7 at C=12, H=6, H_kv=2)."""
+    from transformers import LlamaConfig
+    from transformers.models.llama.modeling_llama import LlamaAttention
+
+    ns = chapter8()
+    config = LlamaConfig(hidden_size=C, num_attention_heads=H, num_key_value_heads=H_kv,
+                         attention_bias=True, attn_implementation="eager")
+    torch.manual_seed(4)
+    with torch.no_grad():
+        llama = ns["redraw_"](LlamaAttention(config, layer_idx=0).eval(), C ** -0.5)
+        ported = ns["GroupedQueryAttention"](C, H, H_kv)
+        ported.qkv.weight.copy_(torch.cat([llama.q_proj.weight, llama.k_proj.weight, llama.v_proj.weight]))
+        ported.qkv.bias.copy_(torch.cat([llama.q_proj.bias, llama.k_proj.bias, llama.v_proj.bias]))
+        ported.out_proj.load_state_dict(llama.o_proj.state_dict())
+        x = torch.randn(2, 7, C, generator=torch.Generator().manual_seed(5))
+        no_rotation = (torch.ones(2, 7, C // H), torch.zeros(2, 7, C // H))
+        out_llama = llama(x, position_embeddings=no_rotation, attention_mask=additive_causal(7))[0]
+        assert torch.allclose(ported(x, is_causal=True), out_llama, atol=ATOL)
 
 
 def test_repeat_instead_of_repeat_interleave_is_caught():
