@@ -264,6 +264,23 @@ def attention_blocks(q, k, v, block):
     return acc / row_sum
 """, {"ko": "블록이 여럿이면 틀립니다", "en": "wrong with several"}),
     ]},
+    ("08", "ch08-ex-repeat"): {"needs": ("def attention(", CHECK), "answers": [
+        ("right", "def expand_kv(t, n_rep):\n    return t.repeat_interleave(n_rep, dim=1)\n", None),
+        ("right, by indexing", """
+def expand_kv(t, n_rep):
+    return t[:, torch.arange(t.size(1) * n_rep) // n_rep]
+""", None),
+        ("the template, unanswered", "def expand_kv(t, n_rep):\n    ...\n", NO_ANSWER),
+        ("repeat instead of repeat_interleave", "def expand_kv(t, n_rep):\n    return t.repeat(1, n_rep, 1, 1)\n",
+         {"ko": "헤드의 순서가 0, 1, 0, 1", "en": "the heads come as 0, 1, 0, 1"}),
+        ("repeated along the time axis", "def expand_kv(t, n_rep):\n    return t.repeat_interleave(n_rep, dim=2)\n",
+         {"ko": "(2, 6, 4, 3)이어야 하는데 (2, 2, 12, 3)", "en": "expected shape (2, 6, 4, 3), got (2, 2, 12, 3)"}),
+    ]},
+    ("08", "ch08-ex-kv-memory"): {"needs": ("def kv_cache_bytes(", CHECK), "answers": [
+        ("right", "answer_mib = 2 * 24 * 8192 * 4 * 128 * 2 / 2**20\nanswer_ratio = 4.0", None),
+        ("the ratio upside down", "answer_mib = 2 * 24 * 8192 * 4 * 128 * 2 / 2**20\nanswer_ratio = 0.25",
+         {"ko": "answer_ratio: 아직 아닙니다(answer_mib: 맞았습니다)", "en": "not yet: answer_ratio (answer_mib: right)"}),
+    ]},
     ("06", "ch06-ex-dropout"): {"needs": MHA + (CHECK,), "answers": [
             ("the book's solution", """
 class DropoutAttend(MultiHeadAttention):
