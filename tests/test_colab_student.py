@@ -1,6 +1,7 @@
 """Colab-faithful test of the student notebooks (student/<lang>/): Runtime -> Run all completes on Colab's
 versions, every check says "not yet" with a hint while its exercise is unsolved, and says "correct" once the
-solution is put back and the check run again, in the same session, as a student would. Their outputs are not
+solution is put back and the check run again, in the same session, as a student would, followed by the
+solution's explanation (which the student notebook holds encoded, shown only then). Their outputs are not
 compared with stored ones: they are stored empty (a student runs them). How a notebook is run:
 colab_harness.py; why this is a module of its own: test_colab.py."""
 
@@ -15,6 +16,7 @@ from conftest import parse
 
 NOT_YET = {"ko": "아직 아닙니다. 힌트:", "en": "not yet. Hint:"}
 CORRECT = {"ko": "정답입니다!", "en": "correct!"}
+WHY = {"ko": "   풀이: ", "en": "   Why: "}
 
 
 def check_output(cell) -> str:
@@ -47,8 +49,12 @@ def test_run_all_completes_in_colab_and_each_check_says_not_yet_then_passes(path
         assert message.startswith("❌") and NOT_YET[lang] in message, f"{name}: unsolved check said {message!r}"
         hint = message.split(NOT_YET[lang], 1)[1].strip()
         assert len(hint) > 10, f"{name}: the hint is too thin: {hint!r}"
+        assert WHY[lang] not in message, f"{name}: the solution's explanation shown before the answer is right"
     for message in solved:
         assert message.startswith("✅") and CORRECT[lang] in message, f"{name}: with the solution: {message!r}"
+        # the why after a right answer: the solution's explanation, which the student notebook has no other way
+        assert WHY[lang] in message and len(message.split(WHY[lang], 1)[1]) > 40, (
+            f"{name}: a right answer is not followed by why it is right: {message!r}")
     Path(ROOT / "_build").mkdir(exist_ok=True)
     log = ROOT / "_build" / f"student-{lang}-{stem}.log"
     log.write_text("unsolved:\n" + "".join(unsolved) + "with the solution put back:\n" + "".join(solved),

@@ -193,6 +193,8 @@ class Chapter:
             cell_id = self.cell_id(lang, position)
             if cell.kind == "code":
                 nb.cells.append(self._code_cell(cell, lang, cell_id))
+                if student and "exercise-helper" in cell.flags:
+                    nb.cells[-1].source += self.solution_notes(lang)
                 continue
             text = cell.text(lang)
             exercises += len(EXERCISE_DIRECTIVE.findall(text))
@@ -231,6 +233,31 @@ class Chapter:
             new.metadata["cellView"] = "form"
             new.metadata["jupyter"] = {"source_hidden": True}
         return new
+
+    def solution_notes(self, lang: str) -> str:
+        """For a student notebook's check helper: each exercise's solution text, base64-encoded so that it
+        is not read by accident, which check() prints once the answer is right (the solutions themselves
+        are left out of student notebooks)."""
+        import base64
+
+        notes = {}
+        for cell in self.cells:
+            if cell.kind != lang:
+                continue
+            text = cell.text(lang)
+            for m in re.finditer(r"^(:::+)\{solution\} (\S+)\n(.*?)^\1\s*$", text, re.M | re.S):
+                body = "\n".join(line for line in m[3].splitlines() if not line.startswith(":")).strip()
+                encoded = base64.b64encode(body.encode("utf-8")).decode("ascii")
+                notes[m[2]] = [encoded[i:i + 72] for i in range(0, len(encoded), 72)]
+        if not notes:
+            return ""
+        lines = ["", "", "SOLUTION_NOTES = {"]
+        for label, pieces in notes.items():
+            lines.append(f'    "{label}": [')
+            lines += [f'        "{piece}",' for piece in pieces]
+            lines.append("    ],")
+        lines.append("}")
+        return "\n".join(lines)
 
     def intro(self, lang: str, student: bool = False) -> str:
         """The line under a notebook's title: the book, its site page, the twin notebook, what it needs."""

@@ -138,6 +138,14 @@ def check(name, test, hint):
     if ok:
         #ko| print(f"✅ {name}: 정답입니다!")
         #en| print(f"✅ {name}: correct!")
+        #ko: 학생용 노트북에는 풀이 설명이 인코딩되어 있어 맞힌 뒤에만 보입니다
+        #en: student notebooks hold the solutions' explanations, encoded, shown when right
+        why = globals().get("SOLUTION_NOTES", {}).get(name)
+        if why:
+            import base64
+
+            #ko| print("   풀이:", base64.b64decode("".join(why)).decode())
+            #en| print("   Why:", base64.b64decode("".join(why)).decode())
     else:
         #ko| print(f"❌ {name}: 아직 아닙니다. 힌트: {hint}")
         #en| print(f"❌ {name}: not yet. Hint: {hint}")
