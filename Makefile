@@ -10,6 +10,7 @@
 #   make audit      Lighthouse scores of the built site (landing page and every chapter page)
 #   make lint       ruff over the tools, the tests and the notebooks' code
 #   make colab-venv .venv-colab with Colab's versions (requirements-colab.txt), for the Colab-faithful test
+#   make grade      grade students' notebooks: make grade CHAPTER=03 SUBMISSIONS=folder [LANG=ko] [OUT=dir]
 #   make lab        open the notebooks in JupyterLab on the book's environment (installs requirements-lab.txt)
 #   make clean      remove _build (keeps .venv and node_modules)
 
@@ -28,10 +29,10 @@ LIGHTHOUSE := node_modules/.bin/lighthouse
 PORT ?= 8000
 CHAPTER ?=
 
-.PHONY: help book test execute student serve bench audit built-site lint clean setup colab-venv lab
+.PHONY: help book test execute student serve bench audit built-site lint clean setup colab-venv lab grade
 
 help:
-	@sed -n '1,15p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '1,16p' Makefile | sed 's/^# \{0,1\}//'
 
 setup: $(VENV_STAMP) $(NPM_STAMP)
 
@@ -105,6 +106,12 @@ test:
 serve:
 	@test -f _build/html/index.html || { echo "error: no site in _build/html yet; run 'make book' first"; exit 1; }
 	$(PY) -m http.server --bind 127.0.0.1 --directory _build/html $(PORT)
+
+# Runs each submitted notebook with limits and judges it with the book's checks (tools/grade.py says how).
+# LANG=ko or LANG=en only: the shell's own LANG (en_US.UTF-8 and the like) is not a choice of language here.
+grade: $(VENV_STAMP)
+	@test -n "$(CHAPTER)" -a -n "$(SUBMISSIONS)" || { echo "error: say which chapter and which folder: make grade CHAPTER=03 SUBMISSIONS=path/to/folder"; exit 2; }
+	$(PY) -m tools.grade $(CHAPTER) "$(SUBMISSIONS)" $(if $(OUT),--out "$(OUT)") $(addprefix --lang ,$(filter ko en,$(LANG)))
 
 # A report, not a test: prints a table and exits 0 whatever the times (tools/bench.py says how it measures).
 bench: $(VENV_STAMP)
