@@ -1,5 +1,5 @@
 """tools/grade.py on a folder of made-up submissions of chapter 3, one for each case an instructor meets: each
-file's rows in grades.csv are asserted exactly. Six submissions start a kernel (two at a time, about 10 s in
+file's rows in grades.csv are asserted exactly. Seven submissions start a kernel (two at a time, about 10 s in
 all: one loops until the 10-second cell limit, one fills memory up to a 1 GiB limit); the rest are refused
 before any code runs."""
 
@@ -58,6 +58,14 @@ def graded(tmp_path_factory) -> tuple[dict, Path, str]:
     answers[2]["source"] = solutions("en")[2]
     nb["cells"].remove(checks[2])
     save("tampered.ipynb", nb)
+    # right answers, but the first answer cell moved to the end: its check runs before the answer exists
+    nb = student("en")
+    answers = tagged(nb, "exercise-student")
+    for cell, solution in zip(answers, solutions("en"), strict=True):
+        cell["source"] = solution
+    nb["cells"].remove(answers[0])
+    nb["cells"].append(answers[0])
+    save("reordered.ipynb", nb)
     # a loop that never ends, memory filled up, an import that fails in the first code cell
     nb = student("en")
     tagged(nb, "exercise-student")[1]["source"] = "import time\nwhile True:\n    time.sleep(0.1)\n"
@@ -93,7 +101,7 @@ def results(by_file, name):
 def test_the_csv_has_the_columns_and_one_row_per_submission_and_exercise(graded):
     by_file, out, columns = graded
     assert list(columns) == list(grade.COLUMNS)
-    assert len(by_file) == 10
+    assert len(by_file) == 11
     for name, rows in by_file.items():
         expected = 1 if rows[0][1] == "invalid" else len(LABELS)
         assert len(rows) == expected, (name, rows)
@@ -125,6 +133,14 @@ def test_the_books_checks_judge_not_the_submissions(graded):
     by_file, _, _ = graded
     assert results(by_file, "tampered.ipynb") == [
         ("ch03-ex-pieces", "not attempted"), ("ch03-ex-sections", "not attempted"), ("ch03-ex-fuse", "correct")]
+
+
+def test_cells_moved_out_of_order_run_in_their_new_order(graded):
+    by_file, _, _ = graded
+    rows = by_file["reordered.ipynb"]
+    assert [(e, r) for e, r, _ in rows] == [
+        ("ch03-ex-pieces", "error"), ("ch03-ex-sections", "correct"), ("ch03-ex-fuse", "correct")]
+    assert rows[0][2].startswith("a name the check needs is missing: answer_chunk"), rows[0][2]
 
 
 def test_limits_stop_a_loop_and_a_memory_hog_and_later_exercises_did_not_run(graded):
