@@ -10,6 +10,7 @@
 #   make audit      Lighthouse scores of the built site (landing page and every chapter page)
 #   make lint       ruff over the tools, the tests and the notebooks' code
 #   make colab-venv .venv-colab with Colab's versions (requirements-colab.txt), for the Colab-faithful test
+#   make pdf        the PDF edition, both languages, and one handout per chapter, into _build/pdf/
 #   make grade      grade students' notebooks: make grade CHAPTER=03 SUBMISSIONS=folder [LANG=ko] [OUT=dir]
 #   make lab        open the notebooks in JupyterLab on the book's environment (installs requirements-lab.txt)
 #   make clean      remove _build (keeps .venv and node_modules)
@@ -29,10 +30,10 @@ LIGHTHOUSE := node_modules/.bin/lighthouse
 PORT ?= 8000
 CHAPTER ?=
 
-.PHONY: help book test execute student serve bench audit built-site lint clean setup colab-venv lab grade
+.PHONY: help book test execute student serve bench audit built-site lint clean setup colab-venv lab grade pdf
 
 help:
-	@sed -n '1,16p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '1,17p' Makefile | sed 's/^# \{0,1\}//'
 
 setup: $(VENV_STAMP) $(NPM_STAMP)
 
@@ -101,11 +102,16 @@ test:
 	@$(SETUP_PARALLEL) setup colab-venv
 	@$(MAKE) --no-print-directory lint
 	$(PY) -m tools.site build
+	$(PY) -m tools.pdf --skip-without-browser
 	$(PY) -m pytest
 
 serve:
 	@test -f _build/html/index.html || { echo "error: no site in _build/html yet; run 'make book' first"; exit 1; }
 	$(PY) -m http.server --bind 127.0.0.1 --directory _build/html $(PORT)
+
+# The PDF edition (tools/pdf.py): printed from the built site with Debian's chromium, into _build/pdf/
+pdf: book
+	$(PY) -m tools.pdf
 
 # Runs each submitted notebook with limits and judges it with the book's checks (tools/grade.py says how).
 # LANG=ko or LANG=en only: the shell's own LANG (en_US.UTF-8 and the like) is not a choice of language here.

@@ -1,0 +1,408 @@
+"""The PDF edition: python -m tools.pdf (make pdf), from the built site in _build/html (make book first).
+
+Route: Debian's chromium (the one the browser tests use, driven by Playwright) prints each chapter page of the
+built site with a print stylesheet of the book's own (PRINT_CSS), and pypdf puts the book together: a cover, a
+table of contents with page numbers, the chapters, the exercises' solutions in an appendix, continuous page
+numbers and bookmarks for chapters and sections. Text stays text (selectable, searchable, with its fonts
+embedded, Korean included), figures stay vectors (the site's SVG), math is KaTeX's as on the site. So the PDF
+shows exactly the executed notebooks the site shows: source, then notebooks, then site, then PDF.
+
+Written to _build/pdf/ (CONTRIBUTING.md says why this route):
+  attention-step-by-step-{ko,en}.pdf           the book, with the solutions in an appendix
+  attention-step-by-step-{ko,en}-student.pdf   the book without solutions
+  {ko,en}/NN_<chapter>.pdf                     one chapter, without solutions: a class handout
+  report.json                                  pages, figures, code lines too wide (must be 0), sizes, seconds
+and copied into the site, _build/html/{ko,en}/pdf/, where the landing pages link to them.
+"""
+
+from __future__ import annotations
+
+import datetime
+import io
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from tools.source import LANGS, ROOT, book_links, chapters, parse
+
+HTML = ROOT / "_build" / "html"
+OUT = ROOT / "_build" / "pdf"
+A4 = {"width": "210mm", "height": "297mm"}
+MARGIN = {"top": "16mm", "bottom": "16mm", "left": "14mm", "right": "14mm"}
+
+WORDS = {
+    "ko": {"contents": "차례", "solutions": "연습 문제 풀이", "chapter_solutions": "{n}장 풀이",
+           "student": "학생용(풀이 없음)", "full": "풀이 포함", "explorer": "탐색기: 움직여 보려면 사이트나 Colab에서 여세요",
+           "read": "사이트에서 읽기", "notebook": "Colab에서 노트북 열기", "student_nb": "학생용 노트북",
+           "tracks": "PyTorch {torch} 기준", "built": "{date}, 커밋 {commit}"},
+    "en": {"contents": "Contents", "solutions": "Solutions to the exercises", "chapter_solutions": "Chapter {n}",
+           "student": "student edition (no solutions)", "full": "with solutions",
+           "explorer": "Explorer: to move it, open this page on the site or the notebook in Colab",
+           "read": "Read on the site", "notebook": "Open the notebook in Colab", "student_nb": "student notebook",
+           "tracks": "follows PyTorch {torch}", "built": "{date}, commit {commit}"},
+}
+
+# The site's pages, made for paper: the article alone, full width; code small enough for 88 columns (the book's
+# rule for every code line) across the text width of an A4 page, outputs wrapped rather than cut (a traceback's
+# rule of dashes, a long printed line); no controls, no folded code, no machinery. No tagged PDF: Chromium's
+# structure tree tripled the size (0.9 -> 2.7 MB for chapter 6) for little a printed handout needs.
+PRINT_CSS = """
+@page { size: A4; }
+html { font-size: 10pt !important; }
+body { background: white !important; }
+.bd-header, .bd-header-article, .bd-sidebar-primary, .bd-sidebar-secondary, .bd-footer, .bd-footer-article,
+.prev-next-area, .bd-search, .header-article-items, .headerlink, .skip-link, #pst-back-to-top, .book-lang-switch,
+.book-notebooks, .tag_exercise-helper, .tag_exercise-check, details.above-input, .toggle-button,
+.explorer-controls, .cell_input .copybtn, button, .onlyprint { display: none !important; }
+.bd-main, .bd-content, .bd-article-container, .bd-article, .bd-page-width, .bd-container, .bd-container__inner {
+  max-width: none !important; width: 100% !important; margin: 0 !important; padding: 0 !important;
+  display: block !important; }
+pre, .highlight pre, .output pre { font-size: 8.2pt !important; line-height: 1.35 !important; white-space: pre !important;
+  overflow: visible !important; }
+div.highlight, div.cell_output, .output { overflow: visible !important; }
+.cell_output pre, .output pre { white-space: pre-wrap !important; overflow-wrap: anywhere; }
+h1 { break-before: page; font-size: 20pt !important; }
+h2 { font-size: 14pt !important; break-after: avoid; }
+h3 { font-size: 12pt !important; break-after: avoid; }
+figure, .cell_output img, .cell_output svg, .book-explorer { break-inside: avoid; }
+a { color: #1a4d8f !important; text-decoration: none !important; }
+.book-pdf-links { font-size: 9pt; color: #444; margin: 0 0 1em; }
+.book-pdf-explorer-note { font-size: 9pt; color: #555; font-style: italic; margin: .3em 0 1em; }
+"""
+
+# The appendix shows what the site folds: the solutions' dropdowns open, their code cells shown.
+APPENDIX_CSS = """
+.toggle-hidden, .dropdown .admonition-title ~ * { display: block !important; visibility: visible !important; }
+.tag_exercise-solution { display: block !important; }
+"""
+
+# Run in each chapter page before printing: the solutions are taken out (the full edition puts them in an
+# appendix), explorers get a line saying where to move them, links point at the published site, and the page
+# reports what the tests check (figures, code blocks wider than the text).
+PREPARE_JS = """
+([site, pageUrl, explorerNote, linkLine]) => {
+  const solutions = [];
+  document.querySelectorAll('div.solution').forEach(el => { solutions.push(el.outerHTML); el.remove(); });
+  document.querySelectorAll('.cell.tag_exercise-solution').forEach(el => el.remove());  // none outside them
+  document.querySelectorAll('.book-explorer').forEach(el => {
+    const note = document.createElement('p');
+    note.className = 'book-pdf-explorer-note';
+    note.textContent = explorerNote;
+    el.after(note);
+  });
+  const root = new URL('.', document.baseURI.replace(/[^/]*\\/[^/]*$/, ''));
+  document.querySelectorAll('a[href]').forEach(a => {
+    const target = new URL(a.getAttribute('href'), document.baseURI);
+    if (target.protocol === 'file:') {
+      a.href = site + target.href.slice(root.href.length);
+    }
+  });
+  const h1 = document.querySelector('article h1') || document.querySelector('h1');
+  if (h1) {
+    const p = document.createElement('p');
+    p.className = 'book-pdf-links';
+    p.innerHTML = linkLine;
+    h1.after(p);
+  }
+  const article = document.querySelector('article') || document.body;
+  const shown = el => el.getClientRects().length > 0;
+  const figures = [...article.querySelectorAll('.cell_output img, .cell_output svg:not(svg svg), .explorer-figures svg:not(svg svg)')]
+    .filter(el => shown(el) && !el.closest('button')).length;
+  const text = h => {  // what a reader sees: KaTeX's hidden MathML and the heading's link sign left out
+    const copy = h.cloneNode(true);
+    copy.querySelectorAll('.katex-mathml, .headerlink').forEach(e => e.remove());
+    return copy.textContent.replace(/#/g, '').trim();
+  };
+  const sections = [...article.querySelectorAll('h2')].filter(shown).map(text);
+  const title = text(article.querySelector('h1') || document.createElement('h1'));
+  const pres = [...article.querySelectorAll('.cell_input pre')].filter(p => p.offsetParent !== null);
+  const wide = pres.filter(p => p.scrollWidth > p.clientWidth + 1).map(p => p.textContent.split('\\n').find(l => l.length > 60) || '');
+  return {solutions, figures, sections, title, code_blocks: pres.length, too_wide: wide};
+}
+"""
+
+
+def _commit() -> str:
+    try:
+        return subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True,
+                              check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+
+
+def _torch_version() -> str:
+    for line in (ROOT / "requirements.txt").read_text(encoding="utf-8").splitlines():
+        if line.startswith("torch=="):
+            return line.split("==", 1)[1]
+    return "?"
+
+
+def _page(css: str, body: str, lang: str, title: str) -> str:
+    return (f'<!doctype html><html lang="{lang}"><head><meta charset="utf-8"><title>{title}</title>'
+            f"<style>{css}</style></head><body>{body}</body></html>")
+
+
+SIMPLE_CSS = """
+@page { size: A4; margin: 0; }
+body { font-family: 'DejaVu Sans', 'Noto Sans CJK KR', sans-serif; margin: 0; word-break: keep-all; }
+.sheet { padding: 16mm 14mm; }
+.cover { height: 297mm; box-sizing: border-box; padding: 60mm 20mm; }
+.cover h1 { font-size: 30pt; margin: 0 0 6mm; } .cover .sub { font-size: 14pt; color: #333; }
+.cover .meta { margin-top: 30mm; font-size: 11pt; color: #444; line-height: 1.7; }
+.toc h1 { font-size: 20pt; } .toc ol { list-style: none; padding: 0; margin: 0; }
+.toc li { display: flex; gap: 2mm; font-size: 10.5pt; margin: 1.2mm 0; }
+.toc li.chapter { font-weight: bold; margin-top: 4mm; font-size: 11.5pt; }
+.toc li.section { padding-left: 7mm; }
+.toc .dots { flex: 1; border-bottom: 1px dotted #999; margin-bottom: 1.2mm; }
+.toc a { color: black; text-decoration: none; }
+.numbers div { height: 297mm; box-sizing: border-box; position: relative; page-break-after: always; }
+.numbers span { position: absolute; bottom: 8mm; width: 100%; text-align: center; font-size: 9pt; color: #555; }
+"""
+
+
+class Printer:
+    def __init__(self, browser):
+        self.browser = browser
+
+    def html(self, html: str) -> bytes:
+        page = self.browser.new_page()
+        try:
+            page.set_content(html, wait_until="load")
+            return page.pdf(format="A4", print_background=True, outline=True,
+                            margin={"top": "0", "bottom": "0", "left": "0", "right": "0"})
+        finally:
+            page.close()
+
+    def chapter(self, path: Path, site: str, lang: str, words: dict, link_line: str) -> tuple[bytes, dict]:
+        page = self.browser.new_page(viewport={"width": 794, "height": 1123})
+        try:
+            page.goto(path.as_uri(), wait_until="load")
+            page.wait_for_timeout(300)  # the explorers draw their default figure after load
+            page.add_style_tag(content=PRINT_CSS)
+            page.emulate_media(media="print")
+            found = page.evaluate(PREPARE_JS, [site, path.as_uri(), words["explorer"], link_line])
+            title = found["title"] or page.title()
+            page.evaluate("t => { document.title = t; }", title)
+            header = ('<div style="font-size:7.5pt;color:#666;width:100%;padding:0 14mm;text-align:right;'
+                      "font-family:'DejaVu Sans','Noto Sans CJK KR',sans-serif\"><span class=\"title\"></span></div>")
+            pdf = page.pdf(format="A4", print_background=True, outline=True, margin=MARGIN,
+                           display_header_footer=True, header_template=header,
+                           footer_template="<div></div>")
+            return pdf, {**found, "title": title}
+        finally:
+            page.close()
+
+
+def _outline(reader) -> list[tuple[str, int, int]]:
+    """(title, page index, depth) of a printed page's bookmarks (Chromium makes them from the headings)."""
+    found = []
+
+    def walk(items, depth):
+        for item in items:
+            if isinstance(item, list):
+                walk(item, depth + 1)
+            else:
+                found.append((" ".join(item.title.split()), reader.get_destination_page_number(item), depth))
+    walk(reader.outline, 0)
+    return found
+
+
+def _sections(reader, headings: list[str]) -> list[tuple[str, int]]:
+    """(heading, page index) for the chapter's sections, in order: the first page from the previous section's on
+    whose text holds the heading. (Chromium makes bookmarks from headings only in a tagged PDF, which was three
+    times the size; finding each heading in the text layer gives the same pages.)"""
+    import re
+    import unicodedata
+
+    def squeeze(text: str) -> str:  # letters and digits only: the text layer spaces code differently, and
+        return re.sub(r"[\W_]+", "", unicodedata.normalize("NFKC", text)).lower()  # writes "ff" as one ligature
+
+    pages = [squeeze(page.extract_text() or "") for page in reader.pages]
+    found, start = [], 0
+    for heading in headings:
+        key = squeeze(heading)
+        page = next((i for i in range(start, len(pages)) if key in pages[i]), None)
+        if page is None:
+            raise RuntimeError(f"the section {heading!r} is not in the printed text")
+        found.append((" ".join(heading.split()), page))
+        start = page
+    return found
+
+
+def _number_pages(printer: Printer, count: int) -> bytes:
+    """An overlay of `count` pages, each with its page number (from 1) at the bottom."""
+    body = "".join(f"<div><span>{i + 1}</span></div>" for i in range(count))
+    return printer.html(_page(SIMPLE_CSS, f'<div class="numbers">{body}</div>', "en", "numbers"))
+
+
+def build(html_dir: Path = HTML, out: Path = OUT) -> dict:
+    from playwright.sync_api import sync_playwright
+    from pypdf import PdfReader
+
+    if not (html_dir / "index.html").is_file():
+        raise SystemExit(f"error: no site in {html_dir}: run 'make book' first (the PDF is printed from it)")
+    start = time.monotonic()
+    info = book_links()
+    site = info["site"]
+    today = datetime.date.today().isoformat()
+    out.mkdir(parents=True, exist_ok=True)
+    report: dict = {"editions": {}, "chapters": {}}
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox", "--disable-gpu"])
+        printer = Printer(browser)
+        for lang in LANGS:
+            words = WORDS[lang]
+            (out / lang).mkdir(exist_ok=True)
+            printed = []  # (stem, title, pdf bytes, sections, solutions html)
+            for path in chapters():
+                chapter = parse(path)
+                page = html_dir / lang / f"{chapter.stem}.html"
+                colab = f"{info['colab']}notebooks/{lang}/{chapter.stem}.ipynb"
+                student = f"{info['colab']}student/{lang}/{chapter.stem}.ipynb"
+                line = (f'<a href="{site}{lang}/{chapter.stem}.html">{words["read"]}</a> · '
+                        f'<a href="{colab}">{words["notebook"]}</a> · <a href="{student}">{words["student_nb"]}</a>')
+                pdf, found = printer.chapter(page, site, lang, words, line)
+                reader = PdfReader(io.BytesIO(pdf))
+                sections = _sections(reader, found["sections"])
+                printed.append((chapter.stem, found["title"], pdf, sections, found["solutions"]))
+                report["chapters"][f"{lang}/{chapter.stem}"] = {
+                    "title": found["title"], "pages": len(reader.pages), "figures": found["figures"],
+                    "code_blocks": found["code_blocks"], "too_wide": found["too_wide"],
+                    "sections": [t for t, _ in sections], "solutions": len(found["solutions"])}
+                handout = out / lang / f"{chapter.stem}.pdf"
+                _assemble(printer, [(found["title"], pdf, sections)], handout, found["title"], lang, cover=None)
+            appendix = "".join(
+                f'<h1>{words["chapter_solutions"].format(n=int(stem[:2]))}: {title}</h1>{"".join(sols)}'
+                for stem, title, _, _, sols in printed)
+            solutions_pdf = _print_appendix(printer, browser, html_dir, lang, words["solutions"], appendix)
+            for edition, with_solutions in (("", True), ("-student", False)):
+                name = out / f"attention-step-by-step-{lang}{edition}.pdf"
+                cover = _cover(info, lang, words, with_solutions, today)
+                parts = [(title, pdf, sections) for _, title, pdf, sections, _ in printed]
+                if with_solutions:
+                    parts.append((words["solutions"], solutions_pdf, []))
+                _assemble(printer, parts, name, info["titles"][lang], lang, cover=cover)
+                report["editions"][name.name] = {"pages": len(PdfReader(name).pages), "bytes": name.stat().st_size}
+        browser.close()
+    # the site links to them (its landing pages), and GitHub Pages publishes _build/html as it is
+    import shutil
+
+    for lang in LANGS:
+        shelf = html_dir / lang / "pdf"
+        shelf.mkdir(exist_ok=True)
+        for pdf in [*out.glob(f"attention-step-by-step-{lang}*.pdf"), *(out / lang).glob("*.pdf")]:
+            shutil.copyfile(pdf, shelf / pdf.name)
+    report["seconds"] = round(time.monotonic() - start, 1)
+    (out / "report.json").write_text(json.dumps(report, ensure_ascii=False, indent=1), encoding="utf-8")
+    return report
+
+
+def _print_appendix(printer: Printer, browser, html_dir: Path, lang: str, title: str, body: str) -> bytes:
+    """The solutions, printed with the site's own styles (a chapter page with its article replaced)."""
+    page = browser.new_page(viewport={"width": 794, "height": 1123})
+    try:
+        page.goto((html_dir / lang / f"{chapters()[0].stem}.html").as_uri(), wait_until="load")
+        page.add_style_tag(content=PRINT_CSS + APPENDIX_CSS)
+        page.emulate_media(media="print")
+        page.evaluate("([t, html]) => { document.body.innerHTML = '<main><article class=\"bd-article\">' + html"
+                      " + '</article></main>'; document.title = t;"
+                      " document.querySelectorAll('.toggle-hidden, .toggle').forEach(e =>"
+                      " e.classList.remove('toggle-hidden', 'toggle', 'dropdown'));"
+                      " document.querySelectorAll('details').forEach(d => d.open = true); }", [title, body])
+        return page.pdf(format="A4", print_background=True, outline=True, margin=MARGIN)
+    finally:
+        page.close()
+
+
+def _cover(info: dict, lang: str, words: dict, with_solutions: bool, today: str) -> str:
+    other = [info["titles"][x] for x in LANGS if x != lang]
+    edition = words["full"] if with_solutions else words["student"]
+    meta = "<br>".join([words["tracks"].format(torch=_torch_version()),
+                        words["built"].format(date=today, commit=_commit()), info["site"]])
+    return (f'<div class="cover"><h1>{info["titles"][lang]}</h1><div class="sub">{" · ".join(other)}</div>'
+            f'<div class="sub">한국어 · English — {edition}</div><div class="meta">{meta}</div></div>')
+
+
+def _toc(entries: list[tuple[str, int, int]], title: str) -> str:
+    items = "".join(f'<li class="{"chapter" if depth == 0 else "section"}"><span>{text}</span>'
+                    f'<span class="dots"></span><span>{page}</span></li>' for text, page, depth in entries)
+    return f'<div class="sheet toc"><h1>{title}</h1><ol>{items}</ol></div>'
+
+
+def _assemble(printer: Printer, parts: list[tuple[str, bytes, list]], target: Path, title: str, lang: str,
+              cover: str | None) -> None:
+    """cover + contents + parts, continuous page numbers (none on cover and contents) and bookmarks."""
+    from pypdf import PdfReader, PdfWriter
+
+    readers = [(t, PdfReader(io.BytesIO(pdf)), sections) for t, pdf, sections in parts]
+    front_html = ""
+    entries_for = None
+    front_pages = 0
+    if cover is not None:
+        # the contents' page count does not depend on its numbers: print once with placeholders, then for real
+        placeholder = []
+        for t, _, sections in readers:
+            placeholder.append((t, 888, 0))
+            placeholder += [(s, 888, 1) for s, _ in sections]
+        front = printer.html(_page(SIMPLE_CSS, cover + _toc(placeholder, WORDS[lang]["contents"]), lang, title))
+        front_pages = len(PdfReader(io.BytesIO(front)).pages)
+        entries_for, page_no = [], 1
+        for t, reader, sections in readers:
+            entries_for.append((t, page_no, 0))
+            entries_for += [(s, page_no + p, 1) for s, p in sections]
+            page_no += len(reader.pages)
+        front_html = cover + _toc(entries_for, WORDS[lang]["contents"])
+    writer = PdfWriter()
+    if cover is not None:
+        front = printer.html(_page(SIMPLE_CSS, front_html, lang, title))
+        front_reader = PdfReader(io.BytesIO(front))
+        assert len(front_reader.pages) == front_pages, "the contents changed length between its two printings"
+        writer.append(front_reader, import_outline=False)
+        writer.add_outline_item(title=WORDS[lang]["contents"], page_number=1 if front_pages > 1 else 0)
+    offset = len(writer.pages)
+    for t, reader, sections in readers:
+        first = len(writer.pages)
+        writer.append(reader, import_outline=False)
+        parent = writer.add_outline_item(title=t, page_number=first)
+        for s, p in sections:
+            writer.add_outline_item(title=s, page_number=first + p, parent=parent)
+    body = len(writer.pages) - offset
+    numbers = PdfReader(io.BytesIO(_number_pages(printer, body)))
+    for i in range(body):
+        writer.pages[offset + i].merge_page(numbers.pages[i])
+        writer.pages[offset + i].compress_content_streams(level=6)  # merging leaves the content uncompressed
+    writer.compress_identical_objects(remove_duplicates=True, remove_unreferenced=True)
+    writer.add_metadata({"/Title": title, "/Lang": lang})
+    writer.page_mode = "/UseOutlines"
+    with target.open("wb") as f:
+        writer.write(f)
+
+
+def main(argv: list[str] | None = None) -> int:
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="python -m tools.pdf", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--skip-without-browser", action="store_true",
+                        help="exit 0 with a note when Debian's chromium is missing (make test; CI has it and requires it)")
+    args = parser.parse_args(argv)
+    if not Path("/usr/bin/chromium").is_file():
+        message = "Debian's chromium is missing (/usr/bin/chromium): apt-get install chromium fonts-noto-cjk"
+        if args.skip_without_browser:
+            print(f"PDF not built: {message}")
+            return 0
+        print(f"error: {message}", file=sys.stderr)
+        return 2
+    report = build()
+    for name, edition in report["editions"].items():
+        print(f"{name}: {edition['pages']} pages, {edition['bytes'] / 2**20:.1f} MiB")
+    wide = sum(len(c["too_wide"]) for c in report["chapters"].values())
+    print(f"{len(report['chapters'])} chapter handouts in {OUT.relative_to(ROOT)}/{{ko,en}}/; code blocks wider than "
+          f"the page: {wide}; {report['seconds']} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
