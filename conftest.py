@@ -17,8 +17,10 @@ LONGEST_FIRST = [
     "tests/test_exercises.py",  # ~150 s: 48 kernels (student notebooks, exercise sections)
     "tests/test_colab.py",  # ~130 s: 16 full notebooks on Colab's versions
     "tests/test_colab_student.py",  # ~125 s: 16 student notebooks on Colab's versions
-    "tests/test_notebooks.py",  # ~75 s: every chapter re-executed (two kernels at once)
+    "tests/test_notebooks.py",  # ~117 s: every chapter re-executed (two kernels at once)
     "tests/test_site.py",  # ~55 s
+    "tests/test_grade.py",  # ~20 s: seven graded submissions (two kernels at once)
+    "tests/test_pdf.py",  # ~13 s: reads the PDFs
 ]
 
 
