@@ -143,7 +143,12 @@ def test_chapter_page_offers_its_student_and_full_notebooks(stem, lang):
     label, names, download_text, colab_text = NOTEBOOK_MENU[lang]
     toggle = menu.find("button", class_="dropdown-toggle")
     assert toggle is not None and toggle.get_text(" ", strip=True) == label, f"{lang}/{stem}: menu button {toggle}"
-    assert [h.get_text(" ", strip=True) for h in menu.select(".dropdown-header")] == list(names)
+    assert [h.get_text(" ", strip=True) for h in menu.select(".dropdown-header")] == [*names, HANDOUT[lang][0]]
+    (handout,) = menu.select("a.notebooks-pdf-download[download]")
+    assert handout.get_text(" ", strip=True) == HANDOUT[lang][1], f"{lang}/{stem}: {handout}"
+    assert handout["href"] == f"pdf/{stem}.pdf", f"{lang}/{stem}: {handout['href']}"
+    if (ROOT / "_build" / "pdf" / "report.json").is_file():  # make test prints the PDF before the tests
+        assert (SITE / lang / "pdf" / f"{stem}.pdf").is_file(), f"{lang}/{stem}: its handout is not in the site"
     for (kind, folder), name in zip((("student", "student"), ("full", "notebooks")), names, strict=True):
         source = ROOT / folder / lang / f"{stem}.ipynb"
         assert source.is_file(), f"{source.relative_to(ROOT)} is missing: run 'make execute' / 'make student'"
@@ -158,6 +163,10 @@ def test_chapter_page_offers_its_student_and_full_notebooks(stem, lang):
         assert [a["href"] for a in colab] == [colab_url(f"{folder}/{lang}/{stem}.ipynb")], f"{lang}/{stem}: {colab}"
         assert colab[0].get_text(" ", strip=True) == colab_text and colab[0]["aria-label"] == f"{name}: {colab_text}"
     assert not doc.select(".dropdown-launch-buttons, .btn-download-source-button"), f"{lang}/{stem}: theme's unnamed buttons"
+
+
+HANDOUT = {"ko": ("장 유인물 (PDF, 풀이 없음)", "내려받기 (.pdf)"),
+           "en": ("Chapter handout (PDF, no solutions)", "Download (.pdf)")}
 
 
 @pytest.mark.parametrize("lang, name", ALL_PAGES)
