@@ -465,6 +465,8 @@ def test_chapter_page_opens_its_own_notebook_in_colab(visitor, rel):
 NOTEBOOK_MENU = {"ko": ("노트북", ["학생용 노트북 (풀이 없음)", "전체 노트북 (풀이 포함)"], "내려받기 (.ipynb)", "Colab에서 열기"),
                  "en": ("Notebooks", ["Student notebook (no solutions)", "Full notebook (with solutions)"],
                         "Download (.ipynb)", "Open in Colab")}
+# the menu's third item, the chapter as a PDF handout (tools/pdf.py; tests/test_site.py checks its link)
+HANDOUT = {"ko": "장 유인물 (PDF, 풀이 없음)", "en": "Chapter handout (PDF, no solutions)"}
 
 
 @pytest.mark.parametrize("rel", PAGES)
@@ -486,7 +488,8 @@ def test_chapter_page_offers_its_student_and_full_notebooks(visitor, rel):
     lang, stem = Path(rel).parts[0], Path(rel).stem
     (menu,) = v.dom["notebooks"]
     label, names, download_text, colab_text = NOTEBOOK_MENU[lang]
-    assert menu["inHeader"] and menu["label"] == label and menu["names"] == names, f"{rel}: notebook menu {menu}"
+    assert menu["inHeader"] and menu["label"] == label and menu["names"] == [*names, HANDOUT[lang]], (
+        f"{rel}: notebook menu {menu}")
     repo = urlsplit(CONFIG["repository"]["url"]).path.strip("/")
     for kind, folder, name in (("student", "student", names[0]), ("full", "notebooks", names[1])):
         source = ROOT / folder / lang / f"{stem}.ipynb"
@@ -690,8 +693,8 @@ def test_internal_links_and_anchors_resolve():
                     broken.append(f"{rel}: {href} (no id {unquote(parts.fragment)!r} in {target.relative_to(SITE.resolve())})")
     LINK_STATS.update(pages=len(site_pages()), links=links, fragments=fragments, downloads=downloads, broken=len(broken))
     assert not broken, f"{len(broken)} broken internal links: " + "; ".join(broken[:20])
-    # every chapter page's student and full notebooks are among the links checked (two downloads each)
-    assert downloads == 2 * len(CHAPTERS), f"{downloads} downloads checked, for {len(CHAPTERS)} chapter pages"
+    # every chapter page's student and full notebooks and its PDF handout are among the links checked
+    assert downloads == 3 * len(CHAPTERS), f"{downloads} downloads checked, for {len(CHAPTERS)} chapter pages"
 
 
 @pytest.mark.parametrize("name", sorted({Path(rel).name for rel in site_pages() if len(Path(rel).parts) == 2}))
