@@ -195,20 +195,6 @@ class Printer:
             page.close()
 
 
-def _outline(reader) -> list[tuple[str, int, int]]:
-    """(title, page index, depth) of a printed page's bookmarks (Chromium makes them from the headings)."""
-    found = []
-
-    def walk(items, depth):
-        for item in items:
-            if isinstance(item, list):
-                walk(item, depth + 1)
-            else:
-                found.append((" ".join(item.title.split()), reader.get_destination_page_number(item), depth))
-    walk(reader.outline, 0)
-    return found
-
-
 def _sections(reader, headings: list[str]) -> list[tuple[str, int]]:
     """(heading, page index) for the chapter's sections, in order: the first page from the previous section's on
     whose text holds the heading. (Chromium makes bookmarks from headings only in a tagged PDF, which was three
