@@ -38,13 +38,21 @@ def test_book_notebooks_pass_every_check(stem):
 RUN_FIRST = {"ko": "먼저 위의 셀들을 실행하세요", "en": "run the cells above first"}
 
 
-def run_exercise_section(nb: nbformat.NotebookNode) -> list:
-    """A student after a runtime reset: a fresh kernel runs only the exercise section, from the cell that
-    defines check() to the end. Cells may fail (a solution that uses earlier names); check cells must not."""
+EXERCISE_TAGS = {"exercise-student", "exercise-solution", "exercise-check"}
+
+
+def run_after_restart(nb: nbformat.NotebookNode, only_checks: bool) -> list:
+    """A student after a runtime reset: a fresh kernel runs the set-up cell (which defines check()), then
+    either the exercise section from its first exercise cell to the end, or (only_checks) every check cell
+    and nothing else, each before its exercise. Other cells may fail (a solution that uses earlier names);
+    check cells must not."""
     from nbclient import NotebookClient
 
-    start = next(i for i, c in enumerate(nb.cells) if "exercise-helper" in c.metadata.get("tags", []))
-    nb = nbformat.from_dict({**nb, "cells": nb.cells[start:]})
+    tags = [set(c.metadata.get("tags", [])) for c in nb.cells]
+    setup = next(i for i, t in enumerate(tags) if "remove-cell" in t and "check(" in nb.cells[i].source)
+    start = next(i for i, t in enumerate(tags) if t & EXERCISE_TAGS)
+    rest = [c for c, t in zip(nb.cells[start:], tags[start:], strict=True) if not only_checks or "exercise-check" in t]
+    nb = nbformat.from_dict({**nb, "cells": [nb.cells[setup], *rest]})
     for cell in nb.cells:
         if cell.cell_type == "code":
             cell.outputs = []
@@ -62,10 +70,13 @@ def run_exercise_section(nb: nbformat.NotebookNode) -> list:
 @pytest.mark.parametrize("stem", with_exercises())
 def test_checks_after_a_restart_say_which_cells_to_run_first(stem, lang):
     """Never a traceback from a check cell, and never "not yet" for a correct answer: a check whose test needs
-    names from earlier cells says, in the notebook's language, to run the cells above (Runtime -> Run before)."""
+    names from earlier cells says, in the notebook's language, to run the cells above (Runtime -> Run before).
+    The student notebook runs its checks alone, before their exercises (a student who jumps ahead); the
+    book's notebook runs the exercise section with its solutions."""
     paused = 0
     for folder in ("student", "notebooks"):
-        cells = run_exercise_section(nbformat.read(ROOT / folder / lang / f"{stem}.ipynb", as_version=4))
+        cells = run_after_restart(nbformat.read(ROOT / folder / lang / f"{stem}.ipynb", as_version=4),
+                                  only_checks=folder == "student")
         checks = [c for c in cells if "exercise-check" in c.metadata.get("tags", [])]
         assert checks
         for cell in checks:
@@ -76,6 +87,6 @@ def test_checks_after_a_restart_say_which_cells_to_run_first(stem, lang):
             allowed = ("⏸️", "✅") if folder == "notebooks" else ("⏸️", "❌")
             assert said.startswith(allowed), f"{folder}/{lang}/{stem} {cell.id}: after a restart the check said {said!r}"
             if said.startswith("⏸️"):
-                assert RUN_FIRST[lang] in said and "Run before" in said, said
+                assert RUN_FIRST[lang] in said and "Run before" in said and "Run All Above" in said, said
             paused += said.startswith("⏸️")
     assert paused, f"{lang}/{stem}: no check needed an earlier cell after a restart; this test would prove nothing"

@@ -91,7 +91,7 @@ def test_figure_alt_text_becomes_cell_metadata_and_leaves_the_code(tmp_path):
         ("%% code raises-exception\n1 / 0\n", r"99_probe.md:1: the flag 'raises-exception' is retired: write the failing lines inside 'with expect_error"),
         ("%% ko\n# 제목\n%% en\n# Title\n%% code setup\nimport sys\n", r"99_probe.md:5: the setup cell stays empty; its code comes from _setup.py"),
         ("%% ko\n# 제목\n%% en\n# Title\n%% code\nx = 1\n%% code setup\n", r"99_probe.md:7: the '%% code setup' cell comes once, right after the title cells"),
-        ("%% ko\n# 제목\n%% en\n# Title\n%% code exercise-helper\n%% code check\nx = torch.ones(2)\ncheck('a', lambda: x.sum() == 2, 'h')\n",
+        ("%% ko\n# 제목\n%% en\n# Title\n%% code setup\n%% code check\nx = torch.ones(2)\ncheck('a', lambda: x.sum() == 2, 'h')\n",
          r"99_probe.md:6: a check cell is 'def test\(\): ... return <bool>' followed by one call check\(name, test, hint\)"),
         ("%% python\nx = 1\n", r"99_probe.md:1: a cell marker is '%% ko', '%% en' or '%% code \[flags\]'"),
         ("%% ko extra\n# 제목\n", r"99_probe.md:1: prose cells take no flags"),
@@ -219,7 +219,6 @@ See [chapter 1](ch01) and [this section](ch01-goals).
 %% en
 (ch99-exercises)=
 ## Exercises
-%% code exercise-helper
 %% ko
 :::{exercise}
 :label: ch99-ex-one

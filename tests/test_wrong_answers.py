@@ -336,8 +336,11 @@ class DropoutAttend(MultiHeadAttention):
 
 def definitions(source: str) -> ast.Module:
     """Only the cell's functions, classes and imports: a cell that defines max_diff() also calls it on the
-    chapter's own layer, which this test does not build."""
-    tree = ast.parse(source)
+    chapter's own layer, which this test does not build. IPython syntax (the set-up cell's !pip and %config)
+    becomes plain Python first."""
+    from IPython.core.inputtransformer2 import TransformerManager
+
+    tree = ast.parse(TransformerManager().transform_cell(source))
     kept = (ast.FunctionDef, ast.ClassDef, ast.Import, ast.ImportFrom)
     return ast.Module(body=[node for node in tree.body if isinstance(node, kept)], type_ignores=[])
 

@@ -54,7 +54,7 @@ html { font-size: 10pt !important; }
 body { background: white !important; }
 .bd-header, .bd-header-article, .bd-sidebar-primary, .bd-sidebar-secondary, .bd-footer, .bd-footer-article,
 .prev-next-area, .bd-search, .header-article-items, .headerlink, .skip-link, #pst-back-to-top, .book-lang-switch,
-.book-notebooks, .tag_exercise-helper, .tag_exercise-check, details.above-input, .toggle-button,
+.book-notebooks, .tag_exercise-check, details.above-input, .toggle-button,
 .explorer-controls, .cell_input .copybtn, button, .onlyprint { display: none !important; }
 .bd-main, .bd-content, .bd-article-container, .bd-article, .bd-page-width, .bd-container, .bd-container__inner {
   max-width: none !important; width: 100% !important; margin: 0 !important; padding: 0 !important;

@@ -29,8 +29,9 @@ notebooks' outputs (``Chapter.site_notebook``).
 Exercises (see CONTRIBUTING.md): ``%% code solution`` is the learner's cell, holding the
 solution in the book's notebooks; the ``%% code student`` cell directly before it takes its
 place in the student notebooks. ``%% code check`` tells the learner whether the answer is right
-(its output is in the notebook's language). ``%% code exercise-helper`` is left empty: it
-becomes the shared ``check`` function of ``book/chapters/_exercise_helper.py``. Likewise ``%% code explorer-helper``
+(its output is in the notebook's language). The set-up cell of a chapter with check cells defines the shared
+``check`` function of ``book/chapters/_exercise_helper.py``, so that a check run in any kernel state where the
+set-up cell ran gives a message, never a NameError. ``%% code explorer-helper``
 (left empty, left off the site) becomes the ``explorer`` function of ``book/chapters/_explorer_helper.py``,
 which later cells call to wire an explorer. Prose cells that
 hold a ``{solution}`` directive are left out of the student notebooks.
@@ -76,7 +77,6 @@ FLAGS = {  # flag in the source -> tag in the notebook
     "solution": "exercise-solution",
     "student": "exercise-student",
     "check": "exercise-check",
-    "exercise-helper": "exercise-helper",
     "explorer-helper": "remove-cell",
 }
 EXERCISE_HELPER = Path(__file__).resolve().parent.parent / "book" / "chapters" / "_exercise_helper.py"
@@ -85,6 +85,8 @@ SETUP = Path(__file__).resolve().parent.parent / "book" / "chapters" / "_setup.p
 RETIRED_FLAGS = {
     "raises-exception": "write the failing lines inside 'with expect_error(SomeError):' in a plain '%% code' cell "
                         "(Colab's Run all ignores cell tags and would stop at the error)",
+    "exercise-helper": "remove the cell: the set-up cell defines check() in every chapter with check cells, so "
+                       "that a check run after a restart or out of order says what to run instead of a NameError",
 }
 # ``%% code explorer-helper`` is left empty like the exercise helper: it becomes the shared ``explorer``
 # function, which wires an explorer's widgets and stores the output of every setting for the web page.
@@ -193,7 +195,7 @@ class Chapter:
             cell_id = self.cell_id(lang, position)
             if cell.kind == "code":
                 nb.cells.append(self._code_cell(cell, lang, cell_id))
-                if student and "exercise-helper" in cell.flags:
+                if student and "setup" in cell.flags:
                     nb.cells[-1].source += self.solution_notes(lang)
                 continue
             text = cell.text(lang)
@@ -206,12 +208,10 @@ class Chapter:
         return nb
 
     def _code_cell(self, cell: Cell, lang: str, cell_id: str) -> nbformat.NotebookNode:
-        if "exercise-helper" in cell.flags:
-            text = f"{HELPER_TITLE['check'][lang]}\n{exercise_helper(lang)}"
-        elif "explorer-helper" in cell.flags:
+        if "explorer-helper" in cell.flags:
             text = f"{HELPER_TITLE['explorer'][lang]}\n{exercise_helper(lang, EXPLORER_HELPER)}"
         elif "setup" in cell.flags:
-            text = setup_code(lang, imported_modules(self.cells))
+            text = setup_code(lang, imported_modules(self.cells), checks=self.has_checks())
         else:
             text = cell.text(lang)
         for kind in {"drawing", "tool"} & set(cell.flags):
@@ -227,12 +227,15 @@ class Chapter:
         alt = cell.figure_alt(lang)
         if alt:
             new.metadata["mystnb"] = {"image": {"alt": alt}}
-        if {"setup", "drawing", "tool", "exercise-helper", "explorer-helper"} & set(cell.flags):
+        if {"setup", "drawing", "tool", "explorer-helper"} & set(cell.flags):
             # folded wherever the notebook opens: Colab shows the '#@title' line in place of the code,
             # JupyterLab and Notebook 7 show the first line with the rest one click away
             new.metadata["cellView"] = "form"
             new.metadata["jupyter"] = {"source_hidden": True}
         return new
+
+    def has_checks(self) -> bool:
+        return any("check" in c.flags for c in self.cells)
 
     def solution_notes(self, lang: str) -> str:
         """For a student notebook's check helper: each exercise's solution text, base64-encoded so that it
@@ -431,10 +434,14 @@ def book_links() -> dict:
 COLAB_INSTALLS = {"koreanize_matplotlib": "koreanize-matplotlib", "transformers": "transformers"}
 
 
-def setup_code(lang: str, imports: set[str] = frozenset()) -> str:
+SETUP_TITLE_CHECKS = {"ko": ("오류 셀 도우미", "오류 셀과 확인 셀 도우미"),
+                      "en": ("a helper for deliberate errors", "helpers for deliberate errors and the exercises' checks")}
+
+
+def setup_code(lang: str, imports: set[str] = frozenset(), checks: bool = False) -> str:
     """The set-up cell: in Colab, installs the Hangul font package and the chapter's other COLAB_INSTALLS
     (`imports`: the top-level modules the chapter imports) at the versions requirements.txt pins, and
-    defines expect_error for the cells that fail on purpose."""
+    defines expect_error for the cells that fail on purpose; with `checks`, the exercises' check() too."""
     pins = {name.lower(): version for name, version in
             re.findall(r"^([\w.-]+)==(\S+)", (ROOT / "requirements.txt").read_text(encoding="utf-8"), re.MULTILINE)}
     wanted = ["koreanize_matplotlib"] + sorted(set(imports) & set(COLAB_INSTALLS) - {"koreanize_matplotlib"})
@@ -444,7 +451,14 @@ def setup_code(lang: str, imports: set[str] = frozenset()) -> str:
         if package not in pins:
             raise SourceError(f"requirements.txt pins no {package}; the Colab set-up cell installs that version")
         packages.append(f"{package}=={pins[package]}")
-    return exercise_helper(lang, SETUP).replace("COLAB_PACKAGES", " ".join(packages))
+    code = exercise_helper(lang, SETUP).replace("COLAB_PACKAGES", " ".join(packages))
+    if checks:
+        old, new = SETUP_TITLE_CHECKS[lang]
+        title, rest = code.split("\n", 1)
+        if old not in title:
+            raise SourceError(f"{SETUP.name}: its first line should name {old!r}; update SETUP_TITLE_CHECKS")
+        code = f"{title.replace(old, new)}\n{rest}\n\n{exercise_helper(lang)}"
+    return code
 
 
 def imported_modules(cells: list[Cell]) -> set[str]:
@@ -466,10 +480,8 @@ TOOL_TITLE = {"ko": "#@title 측정 도구{names} (위의 글이 설명하는 �
               "en": "#@title Measuring tool{names} (folded; see the text above)"}
 
 
-# the shared helper cells: long code a learner runs and need not read
+# the shared helper cell: long code a learner runs and need not read
 HELPER_TITLE = {
-    "check": {"ko": "#@title 확인 도우미: check() (실행만 하세요. 코드는 읽지 않아도 됩니다)",
-              "en": "#@title Check helper: check() (run it; reading its code is optional)"},
     "explorer": {"ko": "#@title 탐색기 도우미: explorer() (실행만 하세요. 코드는 읽지 않아도 됩니다)",
                  "en": "#@title Explorer helper: explorer() (run it; reading its code is optional)"},
 }
@@ -540,10 +552,6 @@ def _check(path: Path, cells: list[Cell]) -> None:
         raise SourceError(f"{path}: no cells; a chapter starts with a '%% ko' cell holding its '# title'")
     for i, cell in enumerate(cells):
         where = f"{path}:{cell.line}"
-        if "exercise-helper" in cell.flags:
-            if any(line.strip() for line in cell.lines):
-                raise SourceError(f"{where}: an exercise-helper cell stays empty; its code comes from {EXERCISE_HELPER.name}")
-            continue
         if "setup" in cell.flags:
             if any(line.strip() for line in cell.lines):
                 raise SourceError(f"{where}: the setup cell stays empty; its code comes from {SETUP.name}")
@@ -574,15 +582,15 @@ def _check(path: Path, cells: list[Cell]) -> None:
 
 def _check_exercise_flags(path: Path, cells: list[Cell], i: int) -> None:
     cell, where = cells[i], f"{path}:{cells[i].line}"
-    exercise = {"solution", "student", "check", "exercise-helper"} & set(cell.flags)
+    exercise = {"solution", "student", "check"} & set(cell.flags)
     if len(exercise) > 1 or (exercise and len(cell.flags) > 1):
         raise SourceError(f"{where}: '{' '.join(cell.flags)}' mixes flags; an exercise cell has exactly one flag")
     if "student" in cell.flags and (i + 1 == len(cells) or "solution" not in cells[i + 1].flags):
         raise SourceError(f"{where}: a 'student' cell must be followed directly by the 'solution' cell it stands in for")
     if "solution" in cell.flags and (i == 0 or "student" not in cells[i - 1].flags):
         raise SourceError(f"{where}: a 'solution' cell needs the 'student' cell (what the learner starts from) directly before it")
-    if "check" in cell.flags and not any("exercise-helper" in c.flags for c in cells[:i]):
-        raise SourceError(f"{where}: a 'check' cell needs an earlier '%% code exercise-helper' cell that defines check()")
+    if "check" in cell.flags and not any("setup" in c.flags for c in cells[:i]):
+        raise SourceError(f"{where}: a 'check' cell needs the '%% code setup' cell (after the title), which defines check()")
     if "check" in cell.flags:
         _check_check_cell(path, cell)
 
