@@ -66,6 +66,8 @@ def test_drawing_cells_are_folded_on_the_site_and_in_colab(tmp_path):
         assert figure.source.splitlines()[0] == title.split(":")[0] + title[title.index(" ("):]
         for cell in (helper, figure):
             assert cell.metadata["tags"] == ["hide-input"] and cell.metadata["cellView"] == "form"
+    with pytest.raises(SourceError, match="a 'tool' cell starts with its one-line contract"):
+        parse(write(tmp_path, "%% code tool\ndef best_times(calls):\n    return calls\n"))
         assert "cellView" not in plain.metadata and "tags" not in plain.metadata
     # the code under the title still runs as written
     helper = chapter.notebook("en").cells[0]
@@ -356,9 +358,12 @@ def test_the_line_length_check_can_fail(tmp_path):
 
 def test_a_tool_cell_is_folded_on_the_site_and_in_colab(tmp_path):
     """Chapter 7's measuring tools (profiler plumbing, the timing harness) step out of the reader's way like
-    drawing code: hide-input on the site, a '#@title' form in Colab naming what the cell defines."""
-    chapter = parse(write(tmp_path, "%% code tool\ndef best_times(calls):\n    return calls\n"))
-    for lang, title in (("ko", "#@title 측정 도구: best_times"), ("en", "#@title Measuring tool: best_times")):
+    drawing code: hide-input on the site, a '#@title' form in Colab saying that reading it is optional and
+    giving its one-line contract; a tool without a contract is refused."""
+    chapter = parse(write(tmp_path, "%% code tool\n#ko contract: best_times(calls) -> 최소 시간\n"
+                                    "#en contract: best_times(calls) -> shortest times\ndef best_times(calls):\n    return calls\n"))
+    for lang, title in (("ko", "#@title 측정 도구(읽기는 선택): best_times(calls) -> 최소 시간\n"),
+                        ("en", "#@title Tool (optional reading): best_times(calls) -> shortest times\n")):
         cell = chapter.notebook(lang).cells[0]
         assert cell.source.startswith(title) and cell.source.endswith("def best_times(calls):\n    return calls")
         assert cell.metadata["tags"] == ["hide-input"] and cell.metadata["cellView"] == "form"

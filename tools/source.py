@@ -12,7 +12,8 @@ marker line:
     explorer; its output is not compared by nbval), ``hide-input`` (the site shows only the
     output), ``drawing`` (code that only draws a figure: folded on the site like ``hide-input``, and in
     Colab as a form under a generated ``#@title`` line naming what it defines), ``tool`` (the same for
-    a measuring tool whose working the prose before it tells), ``setup`` (left empty: it becomes the set-up cell of ``book/chapters/_setup.py``, which
+    a measuring tool whose working the prose before it tells; its ``#ko contract:`` / ``#en contract:`` lines,
+    what to call and what it gives, become its title, marked optional reading), ``setup`` (left empty: it becomes the set-up cell of ``book/chapters/_setup.py``, which
     installs the Hangul font package in Colab and defines ``expect_error``; it comes right after the
     title cell, and the site leaves it out).
 
@@ -112,6 +113,8 @@ PLAIN_WORDS = {"ko": {"exercise": "연습 문제", "solution": "풀이 설명"},
                "en": {"exercise": "Exercise", "solution": "Explanation"}}
 _ALT = re.compile(r"^(?P<indent>\s*)#(?P<lang>ko|en)(?P<kind>[|:])(?: (?P<text>.*))?$")
 _FIGURE_ALT = re.compile(r"^#(?P<lang>ko|en) alt:(?P<text>.*)$")
+# a tool cell's one-line contract: what to call and what it gives, shown in its folded title
+_CONTRACT = re.compile(r"^#(?P<lang>ko|en) contract:(?P<text>.*)$")
 
 
 class SourceError(ValueError):
@@ -130,7 +133,7 @@ class Cell:
             return "\n".join(self.lines).strip("\n")
         out = []
         for raw in self.lines:
-            if _FIGURE_ALT.match(raw):
+            if _FIGURE_ALT.match(raw) or _CONTRACT.match(raw):
                 continue
             m = _ALT.match(raw)
             if not m:
@@ -139,6 +142,14 @@ class Cell:
                 text = m["text"] or ""
                 out.append(m["indent"] + (text if m["kind"] == "|" else f"# {text}".rstrip()))
         return "\n".join(out).strip("\n")
+
+    def contract(self, lang: str) -> str | None:
+        """A tool cell's one-line contract in one language (its '#ko contract:' / '#en contract:' line)."""
+        for raw in self.lines:
+            m = _CONTRACT.match(raw)
+            if m and m["lang"] == lang:
+                return m["text"].strip()
+        return None
 
     def figure_alt(self, lang: str) -> str | None:
         """The figure's alt text in one language (its '#ko alt:' / '#en alt:' line), if it has one."""
@@ -214,8 +225,10 @@ class Chapter:
             text = setup_code(lang, imported_modules(self.cells), checks=self.has_checks())
         else:
             text = cell.text(lang)
-        for kind in {"drawing", "tool"} & set(cell.flags):
-            text = f"{drawing_title(text, lang, kind)}\n{text}"
+        if "tool" in cell.flags:
+            text = f"{TOOL_TITLE[lang].format(contract=cell.contract(lang))}\n{text}"
+        elif "drawing" in cell.flags:
+            text = f"{drawing_title(text, lang)}\n{text}"
         new = nbformat.v4.new_code_cell(text, id=cell_id)
         tags = list(dict.fromkeys(FLAGS[f] for f in cell.flags))
         if EXPECTS_ERROR.search(text):
@@ -435,7 +448,7 @@ COLAB_INSTALLS = {"koreanize_matplotlib": "koreanize-matplotlib", "transformers"
 
 
 SETUP_TITLE_CHECKS = {"ko": ("오류 셀 도우미", "오류 셀과 확인 셀 도우미"),
-                      "en": ("a helper for deliberate errors", "helpers for deliberate errors and the exercises' checks")}
+                      "en": ("a helper for deliberate errors", "error and check helpers")}
 
 
 def setup_code(lang: str, imports: set[str] = frozenset(), checks: bool = False) -> str:
@@ -475,9 +488,10 @@ def imported_modules(cells: list[Cell]) -> set[str]:
 
 DRAWING_TITLE = {"ko": "#@title 그림 그리기{names} (그리기만 하는 코드라 접어 두었습니다)",
                  "en": "#@title Drawing{names} (folded: this code only draws)"}
-# ``tool``: a measuring tool whose working the prose above tells; its code stays one click away
-TOOL_TITLE = {"ko": "#@title 측정 도구{names} (위의 글이 설명하는 코드라 접어 두었습니다)",
-              "en": "#@title Measuring tool{names} (folded; see the text above)"}
+# ``tool``: a measuring tool whose working the prose above tells; its code stays one click away, and its title
+# gives its one-line contract ('#ko contract:' / '#en contract:'), so that a reader can use it without reading it
+TOOL_TITLE = {"ko": "#@title 측정 도구(읽기는 선택): {contract}",
+              "en": "#@title Tool (optional reading): {contract}"}
 
 
 # the shared helper cell: long code a learner runs and need not read
@@ -487,7 +501,7 @@ HELPER_TITLE = {
 }
 
 
-def drawing_title(code: str, lang: str, kind: str = "drawing") -> str:
+def drawing_title(code: str, lang: str) -> str:
     """The '#@title' line of a ``drawing`` cell: Colab shows it in place of the folded code. It names
     the functions the cell defines, so that a reader knows where they come from when later cells call them."""
     import ast
@@ -497,7 +511,7 @@ def drawing_title(code: str, lang: str, kind: str = "drawing") -> str:
     except SyntaxError:
         tree = ast.Module(body=[], type_ignores=[])
     names = [node.name for node in tree.body if isinstance(node, ast.FunctionDef)]
-    return (TOOL_TITLE if kind == "tool" else DRAWING_TITLE)[lang].format(names=f": {', '.join(names)}" if names else "")
+    return DRAWING_TITLE[lang].format(names=f": {', '.join(names)}" if names else "")
 
 
 def exercise_helper(lang: str, path: Path = EXERCISE_HELPER) -> str:
@@ -573,6 +587,7 @@ def _check(path: Path, cells: list[Cell]) -> None:
         if cell.kind == "code":
             _check_alternatives(path, cell)
             _check_figure_alt(path, cell)
+            _check_contract(path, cell)
             _check_exercise_flags(path, cells, i)
         else:
             for offset, line in enumerate(cell.lines, start=1):
@@ -612,6 +627,16 @@ def _check_check_cell(path: Path, cell: Cell) -> None:
     if not is_call or not all(isinstance(d, ast.FunctionDef) for d in defs):
         raise SourceError(f"{where}: a check cell is 'def test(): ... return <bool>' followed by one call "
                           "check(name, test, hint); put any set-up inside the test function")
+
+
+def _check_contract(path: Path, cell: Cell) -> None:
+    """A tool cell has one '#ko contract:' and one '#en contract:' line; no other cell has any."""
+    found = [m["lang"] for line in cell.lines if (m := _CONTRACT.match(line)) and m["text"].strip()]
+    if "tool" in cell.flags and sorted(found) != ["en", "ko"]:
+        raise SourceError(f"{path}:{cell.line}: a 'tool' cell starts with its one-line contract, '#ko contract: ...' "
+                          "and '#en contract: ...' (what to call and what it gives), shown in its folded title")
+    if "tool" not in cell.flags and any(_CONTRACT.match(line) for line in cell.lines):
+        raise SourceError(f"{path}:{cell.line}: '#ko contract:' / '#en contract:' lines belong to 'tool' cells only")
 
 
 def _check_figure_alt(path: Path, cell: Cell) -> None:
