@@ -18,7 +18,9 @@ from tools import bench, chapter_code
 
 def test_chapter_code_loads_chapter_6_definitions_only():
     ns = chapter_code.load("06")
-    assert set(ns) - {"__builtins__"} == {"torch", "nn", "F", "math", "attention", "MultiHeadAttention"}
+    # the cells that add methods with @add_method leave only None under the functions' names
+    defined = {name for name, value in ns.items() if value is not None} - {"__builtins__"}
+    assert defined == {"torch", "nn", "F", "math", "attention", "add_method", "MultiHeadAttention"}
     assert issubclass(ns["MultiHeadAttention"], nn.Module)
 
 
@@ -69,7 +71,7 @@ def one_thread():
 
 def test_the_three_paths_share_weights_and_agree(one_thread):
     layers = {p: bench.build(p, 16, 2) for p in bench.PATHS}
-    assert layers["fast"].fast and not layers["naive"].fast
+    assert type(layers["fast"]).__name__ == "FastMultiHeadAttention" and type(layers["naive"]).__name__ == "MultiHeadAttention"
     x = torch.randn(2, 5, 16)
     with torch.inference_mode():
         outs = {p: bench.forward(p, layer, x) for p, layer in layers.items()}

@@ -1,13 +1,15 @@
 """Chapter 6's MultiHeadAttention, taken from the notebook itself, equals torch.nn.MultiheadAttention.
 
 The class is not copied here: tools.chapter_code reads the cells that define `attention` and
-`MultiHeadAttention` from notebooks/en/06_multi_head_attention.ipynb and executes them in a namespace
+`MultiHeadAttention` (its core, and the methods chapter 6 adds later with `add_method`) from
+notebooks/en/06_multi_head_attention.ipynb, and chapter 7's `FastMultiHeadAttention` from
+notebooks/en/07_cost.ipynb, and executes them in a namespace
 holding only torch, nn, F and math, as the chapter promises. Weights are copied into
 nn.MultiheadAttention(batch_first=True) and outputs and per-head attention weights are compared over
 a grid of sizes, masks and seeds, for the step-by-step path and (outputs only: it keeps no weights)
 for the fast path of chapter 7; with attention dropout (in eval mode, against nn.MultiheadAttention's
 `dropout`) and with the class's `is_causal` option (against an explicit causal `attn_mask`). The Korean notebook must hold the same code (comments aside), and
-chapters 7 and 8, which need the class but cannot import it, must hold the same two cells as chapter 6, comments
+chapters 7 and 8, which need the class but cannot import it, must hold the same cells as chapter 6, comments
 included.
 """
 
@@ -67,6 +69,20 @@ def namespace(lang: str = "en") -> dict:
         pytest.fail(str(e))
 
 
+@functools.cache
+def fast_namespace(lang: str = "en") -> dict:
+    """Chapter 7's cells: chapter 6's, carried, and the fast path's subclass."""
+    try:
+        return chapter_code.load("07", chapter_code.FAST_MARKERS, lang)
+    except chapter_code.ChapterCodeError as e:
+        pytest.fail(str(e))
+
+
+def mha(fast: bool = False, lang: str = "en"):
+    """Chapter 6's MultiHeadAttention, or (fast) chapter 7's FastMultiHeadAttention."""
+    return fast_namespace(lang)["FastMultiHeadAttention"] if fast else namespace(lang)["MultiHeadAttention"]
+
+
 def copy_weights(ours, ref) -> None:
     with torch.no_grad():
         ref.in_proj_weight.copy_(ours.in_proj.weight)
@@ -103,7 +119,7 @@ def layers(d_model, n_head, seed, lang="en", bias=True, fast=False, dropout=0.0)
     """The notebook's layer with random weights (biases too), and nn.MultiheadAttention holding a copy.
     With dropout, both are put in eval mode: the equality the chapter proves is the eval-mode one."""
     torch.manual_seed(seed)
-    ours = namespace(lang)["MultiHeadAttention"](d_model, n_head, bias=bias, fast=fast, dropout=dropout)
+    ours = mha(fast, lang)(d_model, n_head, bias=bias, dropout=dropout)
     ref = nn.MultiheadAttention(d_model, n_head, dropout=dropout, bias=bias, batch_first=True)
     copy_weights(ours, ref)
     if dropout:
@@ -165,7 +181,7 @@ def test_without_bias(d_model, n_head, fast):
 
 @pytest.mark.parametrize("config", CONFIGS, ids=[f"C{d}-H{h}" for d, h in CONFIGS])
 def test_fast_path_equals_nn_multihead_attention(config):
-    """Chapter 7's fast=True path (fused projection for self-attention, F.scaled_dot_product_attention)
+    """Chapter 7's fast path, FastMultiHeadAttention (fused projection for self-attention, F.scaled_dot_product_attention)
     over the same grid; one test per layer size, every case, batch size and seed looped here."""
     for case, batch, seed in itertools.product(CASES, BATCHES, SEEDS):
         out_diff, _ = differences(*config, batch, seed, *case, fast=True)
@@ -184,7 +200,7 @@ def test_fast_path_uses_one_fused_projection_only_for_self_attention():
     """query is key is value: one in_proj call; three equal tensors that are not the same object: three
     slices, as in cross-attention. Both give the same result."""
     torch.manual_seed(0)
-    ours = namespace()["MultiHeadAttention"](8, 2, fast=True)
+    ours = mha(fast=True)(8, 2)
     calls = []
     ours.in_proj.register_forward_hook(lambda module, args, out: calls.append(tuple(out.shape)))
     x = torch.randn(3, 5, 8)
@@ -201,8 +217,8 @@ def test_fast_path_on_a_fully_masked_row():
     step-by-step path (softmax of -inf only) and attends to nothing on the fast path, where
     F.scaled_dot_product_attention returns 0 for it, so the layer returns out_proj's bias there."""
     torch.manual_seed(0)
-    slow = namespace()["MultiHeadAttention"](8, 2)
-    fast = namespace()["MultiHeadAttention"](8, 2, fast=True)
+    slow = mha()(8, 2)
+    fast = mha(fast=True)(8, 2)
     fast.load_state_dict(slow.state_dict())
     x = torch.randn(2, 4, 8)
     mask = torch.ones(4, 4, dtype=torch.bool).tril()
@@ -289,7 +305,7 @@ def test_korean_notebook_has_the_same_code(marker):
 @pytest.mark.parametrize("marker", MARKERS)
 def test_later_chapters_hold_chapter_6_cells_verbatim(marker, lang, chapter):
     """Chapters 7 and 8 cannot import chapter 6's class (notebooks are self-contained), so each carries a
-    copy of the two cells; this keeps the copies from drifting, comments included: a comment is part of
+    copy of the cells; this keeps the copies from drifting, comments included: a comment is part of
     what the reader is taught (a stale "the weights are never formed" once survived in chapter 8's copy
     while the code matched). Edit chapter 6, then paste the cells into the later chapter."""
     copy, original = cell_source(lang, marker, chapter), cell_source(lang, marker)
@@ -306,11 +322,16 @@ def test_korean_notebook_class_gives_the_same_results():
 
 
 def test_the_cells_define_only_what_they_promise():
-    """Each extracted cell is definitions only: exec'ing it adds exactly one name."""
-    for marker, name in zip(MARKERS, ("attention", "MultiHeadAttention"), strict=True):
-        ns = chapter_code.base_namespace()
+    """Each extracted cell is definitions only: the first three add exactly one name each; the later ones add
+    methods to the class (add_method leaves no function of theirs behind) and no name."""
+    ns = chapter_code.base_namespace()
+    names = ({"attention"}, {"add_method"}, {"MultiHeadAttention"}, set(), set())
+    for marker, name in zip(MARKERS, names, strict=True):
+        before = set(ns)
         exec(cell_source("en", marker), ns)
-        assert set(ns) - {"torch", "nn", "F", "math", "__builtins__"} == {name}
+        assert {n for n in set(ns) - before if ns[n] is not None} - {"__builtins__"} == name, marker
+    added = {"causal_mask", "with_causal", "check_inputs"}
+    assert added <= set(vars(ns["MultiHeadAttention"])), "the later cells add their methods to the class"
 
 
 @pytest.mark.parametrize("original, planted", [
@@ -349,8 +370,8 @@ def test_with_dropout_equals_nn_multihead_attention_in_eval_mode(config, fast):
 @pytest.mark.parametrize("fast", [False, True], ids=["step-by-step", "fast"])
 def test_dropout_is_random_in_training_and_off_in_eval(fast):
     torch.manual_seed(0)
-    layer = namespace()["MultiHeadAttention"](8, 2, fast=fast, dropout=0.5)
-    plain = namespace()["MultiHeadAttention"](8, 2, fast=fast)
+    layer = mha(fast)(8, 2, dropout=0.5)
+    plain = mha(fast)(8, 2)
     plain.load_state_dict(layer.state_dict())
     x = torch.randn(3, 5, 8)
     with torch.no_grad():
@@ -388,12 +409,12 @@ def test_dropout_outside_zero_one_is_refused(dropout):
 
 
 def test_the_dropout_bug_is_caught_in_eval_mode():
-    """Bug 5 of chapter 6 planted into the notebook's class: SDPA's dropout_p without `if self.training`.
+    """Chapter 7's dropout trap planted into the fast path: SDPA's dropout_p without `if self.training`.
     With dropout > 0 the layer in eval mode no longer matches the reference; with dropout 0 it hides."""
     planted = "dropout_p=self.dropout, is_causal=causal_only)"
     ns = chapter_code.base_namespace()
-    for marker in MARKERS:
-        source = cell_source("en", marker)
+    for marker in chapter_code.FAST_MARKERS:
+        source = cell_source("en", marker, "07")
         if "scaled_dot_product_attention(" in source:
             correct = "attn_mask=mask, dropout_p=p, is_causal=causal_only)"
             assert source.count(correct) == 1, "the class's SDPA call changed: update this planted bug"
@@ -402,7 +423,7 @@ def test_the_dropout_bug_is_caught_in_eval_mode():
     x = torch.randn(3, 5, 8)
     for dropout, caught in ((0.2, True), (0.0, False)):
         torch.manual_seed(0)
-        buggy = ns["MultiHeadAttention"](8, 2, fast=True, dropout=dropout).eval()
+        buggy = ns["FastMultiHeadAttention"](8, 2, dropout=dropout).eval()
         ref = nn.MultiheadAttention(8, 2, dropout=dropout, batch_first=True).eval()
         copy_weights(buggy, ref)
         with torch.no_grad():
@@ -466,7 +487,7 @@ def test_is_causal_with_more_queries_than_keys_is_refused():
 
 
 def test_the_fast_path_hands_sdpa_is_causal_only_when_the_causal_mask_is_all(monkeypatch):
-    """forward_fast passes is_causal=True (and no mask tensor) when the causal mask is the only mask and
+    """The fast path's forward passes is_causal=True (and no mask tensor) when the causal mask is the only mask and
     T_q = T_k; with another mask, or fewer queries than keys, it passes the bottom-right mask instead (SDPA's
     is_causal is top-left then). An explicit mask rules out the flash backend on a GPU."""
     calls = []

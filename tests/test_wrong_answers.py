@@ -24,7 +24,8 @@ from tools import chapter_code
 SHAPE_HINT = {"ko": "모양은 (4, 5)처럼", "en": "write a shape as a tuple"}
 NO_ANSWER = {"ko": "아직 답이 없습니다", "en": "No answer yet"}
 CHECK = "def check("
-MHA = ("def attention(", "class MultiHeadAttention", "def copy_weights(", "def max_diff(")
+MHA = ("def attention(", "def add_method(", "class MultiHeadAttention", "def causal_mask(", "def check_inputs(",
+       "def copy_weights(", "def max_diff(")
 
 CASES = {
     ("01", "ch01-ex-shape"): {"needs": (CHECK,), "answers": [
@@ -174,7 +175,7 @@ def make_mask(lengths, T):
     return real[:, None, None, :].expand(-1, 1, T, T)
 """, {"ko": "인과 마스크가 빠졌습니다", "en": "the causal part is missing"}),
     ]},
-    ("06", "ch06-ex-shapes"): {"needs": MHA[:2] + (CHECK,), "answers": [
+    ("06", "ch06-ex-shapes"): {"needs": MHA[:5] + (CHECK,), "answers": [
         ("right", "answer_weights = (3, 3, 4, 9)\nanswer_out = (3, 4, 12)", None),
         ("T_k for the output", "answer_weights = (3, 3, 4, 9)\nanswer_out = (3, 9, 12)",
          {"ko": "answer_out: 아직 아닙니다(answer_weights: 맞았습니다)",

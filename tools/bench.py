@@ -9,7 +9,7 @@ Part 1 compares three forward passes of self-attention on the CPU in float32, B=
 under torch.inference_mode() with every layer in eval() and the same weights:
 
     naive   chapter 6's MultiHeadAttention (its step-by-step path: scores, softmax, weights @ v)
-    fast    the same class with fast=True (one fused projection, F.scaled_dot_product_attention)
+    fast    chapter 7's FastMultiHeadAttention (one fused projection, F.scaled_dot_product_attention)
     nn.MHA  torch.nn.MultiheadAttention(batch_first=True), called with need_weights=False
 
 The class is executed from chapter 6's notebook (tools.chapter_code), never copied. Times are the
@@ -38,7 +38,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from tools.chapter_code import ChapterCodeError, load
+from tools.chapter_code import FAST_MARKERS, ChapterCodeError, load
 from tools.source import LANGS, ROOT, SourceError, chapters, find
 
 SIZES = (128, 256, 512, 1024, 2048)
@@ -71,7 +71,7 @@ def build(path: str, d_model: int, n_head: int, seed: int = 0):
     if path == "naive":
         return book
     if path == "fast":
-        fast = MultiHeadAttention(d_model, n_head, fast=True).eval()
+        fast = load("07", FAST_MARKERS)["FastMultiHeadAttention"](d_model, n_head).eval()
         fast.load_state_dict(book.state_dict())
         return fast
     if path == "nn.MHA":
@@ -177,7 +177,7 @@ def attention_table(sizes, batch, d_model, n_head, repeats, memory: bool) -> dic
 
     print(f"Self-attention forward, CPU float32, B={batch} C={d_model} H={n_head}; torch {torch.__version__}, "
           f"{torch.get_num_threads()} threads, {os.cpu_count()} CPUs ({platform.machine()}); load average {_load()}")
-    print("naive = chapter 6's MultiHeadAttention, fast = the same with fast=True, "
+    print("naive = chapter 6's MultiHeadAttention, fast = chapter 7's FastMultiHeadAttention, "
           "nn.MHA = nn.MultiheadAttention(batch_first=True), need_weights=False")
     print("ms: median forward time after 1 warm-up call, paths in rotating turns, torch.inference_mode(), eval(); "
           "ratios divide by nn.MHA of the same run")

@@ -2,8 +2,9 @@
 book's own code rather than a copy of it.
 
     from tools.chapter_code import load
-    ns = load("06")                       # the cells holding `def attention(` and `class MultiHeadAttention`
+    ns = load("06")                       # the cells of `attention` and of `MultiHeadAttention`, built in steps
     MultiHeadAttention = ns["MultiHeadAttention"]
+    Fast = load("07", FAST_MARKERS)["FastMultiHeadAttention"]   # chapter 7's fast path
 
 The cells are found by a marker they contain (exactly one code cell per marker), and executed in
 order in a fresh namespace that holds only torch, nn, F and math: the imports a chapter's
@@ -20,7 +21,10 @@ import nbformat
 
 from tools.source import ROOT, SourceError, find, notebook_path
 
-MHA_MARKERS = ("def attention(", "class MultiHeadAttention")
+# chapter 6 builds its class in steps: the core, then the methods added (with add_method) where they are explained
+MHA_MARKERS = ("def attention(", "def add_method(", "class MultiHeadAttention", "def causal_mask(", "def check_inputs(")
+# chapter 7's fast path: a subclass that replaces forward (load it from chapter 7, after MHA_MARKERS)
+FAST_MARKERS = (*MHA_MARKERS, "class FastMultiHeadAttention")
 
 
 class ChapterCodeError(LookupError):
