@@ -1,6 +1,6 @@
 """Typical wrong answers fail their exercise's check, with the hint aimed at that mistake.
 
-Each case runs in this process, without a kernel (112 cases, 5 s): what the check needs from the executed
+Each case runs in this process, without a kernel (210 cases, 9 s): what the check needs from the executed
 notebook (the cells found by a marker, as tools/chapter_code.py finds them: their definitions only, or the
 whole cell for data), the book's check(), an answer, then the exercise's own check cell, in the notebook's
 language. A wrong answer must get "not yet" (❌) with the words of the hint meant for that mistake; a right
@@ -14,6 +14,7 @@ import contextlib
 import io
 
 import pytest
+import torch
 
 from tools import chapter_code
 
@@ -27,7 +28,205 @@ CHECK = "def check("
 MHA = ("def attention(", "def add_method(", "class MultiHeadAttention", "def causal_mask(", "def check_inputs(",
        "def copy_weights(", "def max_diff(")
 
+CHUNKED = """
+def prefill_step(layer, x_new, cache):
+    q, k, v = (layer.split_heads(t) for t in layer.project(x_new, x_new, x_new))
+    cache["k"] = torch.cat([cache["k"], k], dim=2)
+    cache["v"] = torch.cat([cache["v"], v], dim=2)
+    out, _ = layer.attend(q, cache["k"], cache["v"], MASK)
+    return layer.out_proj(layer.merge_heads(out))
+"""
+
 CASES = {
+    ("01", "ch01-ex-axis"): {"needs": ("def soft_lookup(", CHECK), "answers": [
+        ("right", "def attend(Q, K, V):\n    return torch.softmax(Q @ K.T, dim=1) @ V\n", None),
+        ("the template: softmax over the queries", "def attend(Q, K, V):\n    return torch.softmax(Q @ K.T, dim=0) @ V\n",
+         {"ko": "dim=0, 곧 쿼리 축을 따라", "en": "along dim=0, the query axis"}),
+        ("the weights returned", "def attend(Q, K, V):\n    return torch.softmax(Q @ K.T, dim=-1)\n",
+         {"ko": "weights @ V를 돌려주세요", "en": "return weights @ V"}),
+        ("no softmax", "def attend(Q, K, V):\n    return (Q @ K.T) @ V\n",
+         {"ko": "소프트맥스를 거쳐야", "en": "only through the softmax"}),
+        ("a batch axis added", "def attend(Q, K, V):\n    return (torch.softmax(Q @ K.T, dim=-1) @ V)[None]\n",
+         {"ko": "모양이 (3, 4)이어야 하는데 (1, 3, 4)", "en": "expected shape (3, 4), got (1, 3, 4)"}),
+    ]},
+    ("02", "ch02-ex-transpose"): {"needs": (CHECK,), "answers": [
+        ("right", "def my_linear(x, layer):\n    return x @ layer.weight.T\n", None),
+        ("right, with F.linear", "def my_linear(x, layer):\n    return F.linear(x, layer.weight)\n", None),
+        ("the template: no transpose", "def my_linear(x, layer):\n    return x @ layer.weight\n",
+         {"ko": "(출력, 입력) 순서로 저장하고", "en": "stores weight as (out, in)"}),
+        ("unanswered", "def my_linear(x, layer):\n    ...\n", NO_ANSWER),
+    ]},
+    ("03", "ch03-ex-sections"): {"needs": (CHECK,), "answers": [
+        ("right", "def split_qkv(qkv, d_k, d_v):\n    return qkv.split([d_k, d_k, d_v], dim=-1)\n", None),
+        ("right, by slicing", """
+def split_qkv(qkv, d_k, d_v):
+    return qkv[..., :d_k], qkv[..., d_k:2 * d_k], qkv[..., 2 * d_k:]
+""", None),
+        ("the template: chunk(3)", "def split_qkv(qkv, d_k, d_v):\n    return qkv.chunk(3, dim=-1)\n",
+         {"ko": "chunk(3)은 같은 크기로만", "en": "chunk(3) cuts equal pieces only"}),
+        ("the widths in the wrong order", "def split_qkv(qkv, d_k, d_v):\n    return qkv.split([d_k, d_v, d_k], dim=-1)\n",
+         {"ko": "순서는 쿼리, 키, 밸류이므로", "en": "in the order query, key, value"}),
+    ]},
+    ("03", "ch03-ex-fuse"): {"needs": (CHECK,), "answers": [
+        ("right", """
+def fuse_layers(lin_q, lin_k, lin_v):
+    C = lin_q.in_features
+    layer = nn.Linear(C, 3 * C)
+    with torch.no_grad():
+        layer.weight.copy_(torch.cat([lin_q.weight, lin_k.weight, lin_v.weight]))
+        layer.bias.copy_(torch.cat([lin_q.bias, lin_k.bias, lin_v.bias]))
+    return layer
+""", None),
+        ("unanswered", "def fuse_layers(lin_q, lin_k, lin_v):\n    ...\n", NO_ANSWER),
+        ("joined along dim=1", """
+def fuse_layers(lin_q, lin_k, lin_v):
+    C = lin_q.in_features
+    layer = nn.Linear(C, 3 * C)
+    with torch.no_grad():
+        layer.weight.copy_(torch.cat([lin_q.weight, lin_k.weight, lin_v.weight], dim=1))
+        layer.bias.copy_(torch.cat([lin_q.bias, lin_k.bias, lin_v.bias]))
+    return layer
+""", {"ko": "dim=0으로 이으면", "en": "joined along dim=0"}),
+        ("the biases left out", """
+def fuse_layers(lin_q, lin_k, lin_v):
+    C = lin_q.in_features
+    layer = nn.Linear(C, 3 * C)
+    with torch.no_grad():
+        layer.weight.copy_(torch.cat([lin_q.weight, lin_k.weight, lin_v.weight]))
+    return layer
+""", {"ko": "가중치는 맞았습니다", "en": "the weights are right"}),
+        ("key before query", """
+def fuse_layers(lin_q, lin_k, lin_v):
+    C = lin_q.in_features
+    layer = nn.Linear(C, 3 * C)
+    with torch.no_grad():
+        layer.weight.copy_(torch.cat([lin_k.weight, lin_q.weight, lin_v.weight]))
+        layer.bias.copy_(torch.cat([lin_k.bias, lin_q.bias, lin_v.bias]))
+    return layer
+""", {"ko": "블록의 순서가 다릅니다", "en": "the blocks are in another order"}),
+        ("no torch.no_grad()", """
+def fuse_layers(lin_q, lin_k, lin_v):
+    C = lin_q.in_features
+    layer = nn.Linear(C, 3 * C)
+    layer.weight.copy_(torch.cat([lin_q.weight, lin_k.weight, lin_v.weight]))
+    layer.bias.copy_(torch.cat([lin_q.bias, lin_k.bias, lin_v.bias]))
+    return layer
+""", {"ko": "torch.no_grad(): 안에서", "en": "inside with torch.no_grad()"}),
+    ]},
+    ("04", "ch04-ex-qkv"): {"needs": ("def split_heads(", CHECK), "answers": [
+        ("right", """
+def qkv_to_heads(qkv, n_head):
+    B, T, three_C = qkv.shape
+    return qkv.view(B, T, 3, n_head, three_C // 3 // n_head).permute(2, 0, 3, 1, 4)
+""", None),
+        ("right, with split", """
+def qkv_to_heads(qkv, n_head):
+    return [split_heads(t, n_head) for t in qkv.split(qkv.size(-1) // 3, dim=-1)]
+""", None),
+        ("unanswered", "def qkv_to_heads(qkv, n_head):\n    ...\n", NO_ANSWER),
+        ("heads before the 3", """
+def qkv_to_heads(qkv, n_head):
+    B, T, three_C = qkv.shape
+    return qkv.view(B, T, n_head, 3, three_C // 3 // n_head).permute(3, 0, 2, 1, 4)
+""", {"ko": "3을 H보다 앞에", "en": "with the 3 before the H"}),
+        ("no transpose", """
+def qkv_to_heads(qkv, n_head):
+    B, T, three_C = qkv.shape
+    D = three_C // 3 // n_head
+    return [t.reshape(B, n_head, T, D) for t in qkv.split(three_C // 3, dim=-1)]
+""", {"ko": "토큰과 헤드가 섞입니다", "en": "mixes tokens and heads"}),
+        ("axes left in (B, T, H, D)", """
+def qkv_to_heads(qkv, n_head):
+    B, T, three_C = qkv.shape
+    return qkv.view(B, T, 3, n_head, three_C // 3 // n_head).permute(2, 0, 1, 3, 4)
+""", {"ko": "모양이 (2, 3, 4, 2)이어야 하는데 (2, 4, 3, 2)", "en": "expected shape (2, 3, 4, 2), got (2, 4, 3, 2)"}),
+        ("one (3, B, H, T, D) tensor, which unpacks the same", """
+def qkv_to_heads(qkv, n_head):
+    B, T, three_C = qkv.shape
+    return qkv.view(B, T, 3, n_head, three_C // 3 // n_head).permute(2, 0, 3, 1, 4).contiguous()
+""", None),
+        ("not split into heads", "def qkv_to_heads(qkv, n_head):\n    return qkv.split(qkv.size(-1) // 3, dim=-1)\n",
+         {"ko": "모양이 (2, 3, 4, 2)이어야 하는데 (2, 4, 6)", "en": "expected shape (2, 3, 4, 2), got (2, 4, 6)"}),
+        ("two of the three", "def qkv_to_heads(qkv, n_head):\n    return [split_heads(t, n_head) for t in qkv.split(qkv.size(-1) // 3, dim=-1)][:2]\n",
+         {"ko": "세 텐서를 돌려주어야 하는데 2개", "en": "return the three tensors q, k, v; got 2"}),
+    ]},
+    ("07", "ch07-ex-flops"): {"needs": MHA[:5] + ("from torch.overrides import TorchFunctionMode", "class FlopCounter(", "def flops_by_step(", CHECK), "answers": [
+        ("right", """
+def cross_attention_flops(B, T_q, T_k, C):
+    return 4 * B * T_q * C * C + 4 * B * T_k * C * C + 4 * B * T_q * T_k * C
+""", None),
+        ("unanswered", "def cross_attention_flops(B, T_q, T_k, C):\n    ...\n", NO_ANSWER),
+        ("all projections on T_q", """
+def cross_attention_flops(B, T_q, T_k, C):
+    return 8 * B * T_q * C * C + 4 * B * T_q * T_k * C
+""", {"ko": "W_K와 W_V는 T_k개의", "en": "W_K and W_V act on the T_k"}),
+        ("self-attention with T = T_q", """
+def cross_attention_flops(B, T_q, T_k, C):
+    return 8 * B * T_q * C * C + 4 * B * T_q * T_q * C
+""", {"ko": "T = T_q를 넣은 값", "en": "the self-attention count with T = T_q"}),
+        ("W_O forgotten", """
+def cross_attention_flops(B, T_q, T_k, C):
+    return 2 * B * T_q * C * C + 4 * B * T_k * C * C + 4 * B * T_q * T_k * C
+""", {"ko": "출력 투영 W_O가 빠졌습니다", "en": "the output projection W_O is missing"}),
+        ("one attention product", """
+def cross_attention_flops(B, T_q, T_k, C):
+    return 4 * B * T_q * C * C + 4 * B * T_k * C * C + 2 * B * T_q * T_k * C
+""", {"ko": "행렬 곱이 두 번", "en": "two matrix products"}),
+    ]},
+    ("08", "ch08-ex-port"): {"needs": ("from transformers import GPT2Config", *MHA[:5], "def redraw_(", CHECK),
+                             "no_grad": True, "answers": [
+        ("right", """
+def port_gpt2_reshape(block, n_head):
+    C = block.c_attn.weight.shape[0]
+    layer = MultiHeadAttention(C, n_head)
+    with torch.no_grad():
+        layer.in_proj.weight.copy_(block.c_attn.weight.T)
+        layer.in_proj.bias.copy_(block.c_attn.bias)
+        layer.out_proj.weight.copy_(block.c_proj.weight.T)
+        layer.out_proj.bias.copy_(block.c_proj.bias)
+    return layer.eval()
+""", None),
+        ("the template: reshape", """
+def port_gpt2_reshape(block, n_head):
+    C = block.c_attn.weight.shape[0]
+    layer = MultiHeadAttention(C, n_head)
+    with torch.no_grad():
+        layer.in_proj.weight.copy_(block.c_attn.weight.reshape(3 * C, C))
+        layer.in_proj.bias.copy_(block.c_attn.bias)
+        layer.out_proj.weight.copy_(block.c_proj.weight.T)
+        layer.out_proj.bias.copy_(block.c_proj.bias)
+    return layer.eval()
+""", {"ko": "reshape한 것입니다", "en": "is c_attn.weight reshaped"}),
+        ("c_attn fixed, c_proj's transpose dropped", """
+def port_gpt2_reshape(block, n_head):
+    C = block.c_attn.weight.shape[0]
+    layer = MultiHeadAttention(C, n_head)
+    with torch.no_grad():
+        layer.in_proj.weight.copy_(block.c_attn.weight.T)
+        layer.in_proj.bias.copy_(block.c_attn.bias)
+        layer.out_proj.weight.copy_(block.c_proj.weight)
+        layer.out_proj.bias.copy_(block.c_proj.bias)
+    return layer.eval()
+""", {"ko": "c_proj도 Conv1D라서", "en": "c_proj is a Conv1D too"}),
+    ]},
+    ("08", "ch08-ex-chunked"): {
+        "needs": (*MHA[:5], "def empty_cache(", CHECK), "no_grad": True,
+        "setup": "torch.manual_seed(3)\nB, T, C, H = 2, 6, 12, 4\nmha = MultiHeadAttention(C, H).eval()\n"
+                 "x = torch.randn(B, T, C)\nfull = mha(x, x, x, is_causal=True)",
+        "answers": [
+            ("right", CHUNKED.replace("MASK", "layer.causal_mask(q.size(2), cache['k'].size(2))"), None),
+            ("right, with tril's diagonal", CHUNKED.replace(
+                "MASK", "torch.ones(q.size(2), cache['k'].size(2), dtype=torch.bool).tril("
+                        "cache['k'].size(2) - q.size(2))"), None),
+            ("the template: no mask", CHUNKED.replace("MASK", "None"),
+             {"ko": "인과 마스크가 필요합니다", "en": "a causal mask is needed"}),
+            ("top-left mask", CHUNKED.replace("MASK", "torch.ones(q.size(2), cache['k'].size(2), dtype=torch.bool).tril()"),
+             {"ko": "오른쪽 아래에 맞춰야", "en": "aligned bottom-right"}),
+            ("the cache not kept", CHUNKED.replace('    cache["k"] = torch.cat([cache["k"], k], dim=2)\n'
+                                                   '    cache["v"] = torch.cat([cache["v"], v], dim=2)\n',
+                                                   '    cache = {"k": k, "v": v}\n').replace("MASK", "None"),
+             {"ko": "토큰이 6개가 아니라", "en": "tokens, not 6"}),
+        ]},
     ("01", "ch01-ex-shape"): {"needs": (CHECK,), "answers": [
         ("right", "answer_shape = (4, 5)", None),
         ("the template, unanswered", "answer_shape = None", NO_ANSWER),
@@ -355,12 +554,15 @@ def run_check(chapter: str, label: str, case: dict, answer: str, lang: str) -> s
         code = source if whole else definitions(source)
         with contextlib.redirect_stdout(io.StringIO()):
             exec(compile(code, f"<{lang}/{chapter}: {marker}>", "exec"), ns)
-    exec(case.get("setup", ""), ns)
-    exec(compile(answer, f"<answer to {label}>", "exec"), ns)
-    check_cell = chapter_code.cell_source(chapter, f'"{label}"', lang)
-    said = io.StringIO()
-    with contextlib.redirect_stdout(said):
-        exec(compile(check_cell, f"<check of {label}>", "exec"), ns)
+    # a chapter that switches gradient tracking off for good (torch.set_grad_enabled(False) in its imports
+    # cell) is run under no_grad here, so that the switch does not leak into the other cases of this process
+    with torch.no_grad() if case.get("no_grad") else contextlib.nullcontext():
+        exec(case.get("setup", ""), ns)
+        exec(compile(answer, f"<answer to {label}>", "exec"), ns)
+        check_cell = chapter_code.cell_source(chapter, f'"{label}"', lang)
+        said = io.StringIO()
+        with contextlib.redirect_stdout(said):
+            exec(compile(check_cell, f"<check of {label}>", "exec"), ns)
     return said.getvalue()
 
 

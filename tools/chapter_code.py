@@ -14,6 +14,7 @@ what to do about it.
 
 from __future__ import annotations
 
+import functools
 import math
 from pathlib import Path
 
@@ -46,13 +47,19 @@ def notebook_file(chapter: str, lang: str = "en") -> Path:
 def cell_source(chapter: str, marker: str, lang: str = "en") -> str:
     """The source of the one code cell of the chapter's notebook that contains `marker`."""
     path = notebook_file(chapter, lang)
-    nb = nbformat.read(path, as_version=4)
-    found = [c.source for c in nb.cells if c.cell_type == "code" and marker in c.source]
+    found = [source for source in _code_cells(path, path.stat().st_mtime_ns) if marker in source]
     if len(found) != 1:
         what = "no code cell" if not found else f"{len(found)} code cells"
         raise ChapterCodeError(f"{_shown(path)}: {what} containing {marker!r}, expected exactly one; "
                                "keep each definition in one code cell of its own")
     return found[0]
+
+
+@functools.lru_cache(maxsize=32)
+def _code_cells(path: Path, mtime_ns: int) -> tuple[str, ...]:
+    """The code cells' sources of a notebook, read once per version of the file (mtime_ns is the key)."""
+    nb = nbformat.read(path, as_version=4)
+    return tuple(c.source for c in nb.cells if c.cell_type == "code")
 
 
 def base_namespace() -> dict:

@@ -27,6 +27,24 @@ def as_shape(answer):
     return tuple(answer)
 
 
+def shape_mistake(got, want):
+    #ko| """답이 want와 모양이 같은 텐서가 아니면 무엇이 다른지 말하는 Also,
+    #ko| 같으면 None."""
+    #en| """An Also saying how the answer differs from a tensor shaped like want,
+    #en| or None if it is one."""
+    if got is None or got is Ellipsis:
+        raise NotAnswered
+    if not isinstance(got, torch.Tensor):
+        #ko| return Also(f"텐서를 돌려줘야 하는데 {type(got).__name__}입니다. ")
+        #en| return Also(f"expected a tensor, got a {type(got).__name__}. ")
+    if tuple(got.shape) != tuple(want.shape):
+        #ko| return Also(f"모양이 {tuple(want.shape)}이어야 하는데 "
+        #ko|             f"{tuple(got.shape)}입니다. ")
+        #en| return Also(f"expected shape {tuple(want.shape)}, "
+        #en|             f"got {tuple(got.shape)}. ")
+    return None
+
+
 def parts_wrong(**parts):
     #ko| """여러 칸의 답: 이름=(답, 정답). 모두 맞으면 True,
     #ko| 아니면 틀린 칸의 이름을 알려 줍니다."""
