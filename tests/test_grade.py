@@ -115,7 +115,7 @@ def test_right_wrong_and_untouched_answers(graded):
     assert results(by_file, "kim_minji.ipynb") == [
         ("ch03-ex-pieces", "not yet"), ("ch03-ex-sections", "not attempted"), ("ch03-ex-fuse", "correct")]
     detail = by_file["kim_minji.ipynb"][0][2]
-    assert detail.startswith("not yet: answer_chunk (answer_split: right). split(n) cuts"), detail
+    assert detail.startswith("not yet: answer_chunk (answer_split: right); split(n) cuts"), detail
 
 
 def test_a_korean_notebook_is_graded_in_korean(graded):

@@ -1,6 +1,6 @@
 """Typical wrong answers fail their exercise's check, with the hint aimed at that mistake.
 
-Each case runs in this process, without a kernel (210 cases, 9 s): what the check needs from the executed
+Each case runs in this process, without a kernel (220 cases, 9 s): what the check needs from the executed
 notebook (the cells found by a marker, as tools/chapter_code.py finds them: their definitions only, or the
 whole cell for data), the book's check(), an answer, then the exercise's own check cell, in the notebook's
 language. A wrong answer must get "not yet" (❌) with the words of the hint meant for that mistake; a right
@@ -173,6 +173,16 @@ def cross_attention_flops(B, T_q, T_k, C):
     return 4 * B * T_q * C * C + 4 * B * T_k * C * C + 2 * B * T_q * T_k * C
 """, {"ko": "행렬 곱이 두 번", "en": "two matrix products"}),
     ]},
+    ("08", "ch08-ex-gqa-shapes"): {"needs": (*MHA[:5], "class GroupedQueryAttention(", CHECK), "no_grad": True,
+                                   "answers": [
+        ("right", "answer_width = 24\nanswer_k = (3, 2, 5, 2)\nanswer_k_repeated = (3, 8, 5, 2)", None),
+        ("unanswered", "answer_width = None\nanswer_k = None\nanswer_k_repeated = None", NO_ANSWER),
+        ("3C, as for multi-head", "answer_width = 48\nanswer_k = (3, 2, 5, 2)\nanswer_k_repeated = (3, 8, 5, 2)",
+         {"ko": "48 = 3C는 키와 밸류의 헤드가 8개일 때", "en": "48 = 3C is the width with 8 key/value heads"}),
+        ("the keys already repeated", "answer_width = 24\nanswer_k = (3, 8, 5, 2)\nanswer_k_repeated = (3, 8, 5, 2)",
+         {"ko": "반복하기 전의 키 헤드는 H_kv = 2개", "en": "before the repeat there are H_kv = 2 key heads"}),
+        ("not a tuple", "answer_width = 24\nanswer_k = 'B, H_kv, T, D'\nanswer_k_repeated = (3, 8, 5, 2)", SHAPE_HINT),
+    ]},
     ("08", "ch08-ex-port"): {"needs": ("from transformers import GPT2Config", *MHA[:5], "def redraw_(", CHECK),
                              "no_grad": True, "answers": [
         ("right", """
@@ -259,10 +269,10 @@ def soft_lookup_many(Q, K, V, beta=1.0):
         ("right", "answer_weight_shape = (3, 6)\nanswer_out_shape = (2, 5, 3)", None),
         ("weight as (in, out)", "answer_weight_shape = (6, 3)\nanswer_out_shape = (2, 5, 3)",
          {"ko": "answer_weight_shape: 아직 아닙니다(answer_out_shape: 맞았습니다)",
-          "en": "not yet: answer_weight_shape (answer_out_shape: right)"}),
+          "en": "not yet: answer_weight_shape (answer_out_shape: right);"}),
         ("both wrong", "answer_weight_shape = (6, 3)\nanswer_out_shape = (2, 5, 6)",
          {"ko": "answer_weight_shape, answer_out_shape: 아직 아닙니다.",
-          "en": "not yet: answer_weight_shape, answer_out_shape."}),
+          "en": "not yet: answer_weight_shape, answer_out_shape;"}),
     ]},
     ("02", "ch02-ex-queries"): {"needs": ("vocab = {} *", "table = torch.randn(len(vocab), C) *",
                                            "W_Q = nn.Linear(C, C, bias=False) *", CHECK), "answers": [

@@ -36,12 +36,12 @@ def shape_mistake(got, want):
         raise NotAnswered
     if not isinstance(got, torch.Tensor):
         #ko| return Also(f"텐서를 돌려줘야 하는데 {type(got).__name__}입니다. ")
-        #en| return Also(f"expected a tensor, got a {type(got).__name__}. ")
+        #en| return Also(f"expected a tensor, got a {type(got).__name__}; ")
     if tuple(got.shape) != tuple(want.shape):
         #ko| return Also(f"모양이 {tuple(want.shape)}이어야 하는데 "
         #ko|             f"{tuple(got.shape)}입니다. ")
         #en| return Also(f"expected shape {tuple(want.shape)}, "
-        #en|             f"got {tuple(got.shape)}. ")
+        #en|             f"got {tuple(got.shape)}; ")
     return None
 
 
@@ -57,7 +57,7 @@ def parts_wrong(**parts):
     #ko| said = f"{', '.join(wrong)}: 아직 아닙니다"
     #ko| said += f"({', '.join(right)}: 맞았습니다). " if right else ". "
     #en| said = f"not yet: {', '.join(wrong)}"
-    #en| said += f" ({', '.join(right)}: right). " if right else ". "
+    #en| said += f" ({', '.join(right)}: right); " if right else "; "
     return Also(said)
 
 
