@@ -49,7 +49,7 @@ def graded(tmp_path_factory) -> tuple[dict, Path, str]:
     answers = tagged(nb, "exercise-student")
     answers[0]["source"] = "answer_chunk = [5, 5, 5]\nanswer_split = [4, 4, 4, 2]\n"
     answers[1]["source"] = solutions("ko")[1]
-    answers[2]["source"] = "def fuse_layers(lin_q, lin_k, lin_v):\n    return lin_q.weight.T\n"
+    answers[2]["source"] = "def fuse_layers(lin_q, lin_k, lin_v):\n    return lin_q.weight.T()\n"
     save("홍길동 03_split_vs_chunk.ipynb", nb)
     # a check cell edited to say correct, and a check cell deleted after a right answer
     nb = student("en")
@@ -124,7 +124,7 @@ def test_a_korean_notebook_is_graded_in_korean(graded):
     assert [(e, r) for e, r, _ in rows] == [
         ("ch03-ex-pieces", "not yet"), ("ch03-ex-sections", "correct"), ("ch03-ex-fuse", "error")]
     assert rows[0][2].startswith("answer_chunk: 아직 아닙니다(answer_split: 맞았습니다). split(n)은"), rows[0][2]
-    assert rows[2][2] == "TypeError: 'Tensor' object is not callable"
+    assert rows[2][2] == "TypeError: 'Tensor' object is not callable", rows[2][2]
     feedback = (out / "feedback" / "홍길동_03_split_vs_chunk.md").read_text(encoding="utf-8")
     assert "맞힌 문제: 1 / 3" in feedback and "✅ 정답" in feedback and "❌ 오류" in feedback
 

@@ -1,6 +1,6 @@
 """Typical wrong answers fail their exercise's check, with the hint aimed at that mistake.
 
-Each case runs in this process, without a kernel (220 cases, 9 s): what the check needs from the executed
+Each case runs in this process, without a kernel (222 cases, 9 s): what the check needs from the executed
 notebook (the cells found by a marker, as tools/chapter_code.py finds them: their definitions only, or the
 whole cell for data), the book's check(), an answer, then the exercise's own check cell, in the notebook's
 language. A wrong answer must get "not yet" (❌) with the words of the hint meant for that mistake; a right
@@ -104,6 +104,8 @@ def fuse_layers(lin_q, lin_k, lin_v):
         layer.bias.copy_(torch.cat([lin_k.bias, lin_q.bias, lin_v.bias]))
     return layer
 """, {"ko": "블록의 순서가 다릅니다", "en": "the blocks are in another order"}),
+        ("a tensor returned", "def fuse_layers(lin_q, lin_k, lin_v):\n    return torch.cat([lin_q.weight, lin_k.weight, lin_v.weight])\n",
+         {"ko": "nn.Linear(C, 3 * C) 레이어를 돌려주어야", "en": "return an nn.Linear(C, 3 * C) layer, not a Tensor"}),
         ("no torch.no_grad()", """
 def fuse_layers(lin_q, lin_k, lin_v):
     C = lin_q.in_features
