@@ -143,21 +143,21 @@ class Cell:
                 out.append(m["indent"] + (text if m["kind"] == "|" else f"# {text}".rstrip()))
         return "\n".join(out).strip("\n")
 
-    def contract(self, lang: str) -> str | None:
-        """A tool cell's one-line contract in one language (its '#ko contract:' / '#en contract:' line)."""
+    def _line(self, pattern: re.Pattern, lang: str) -> str | None:
+        """The text of the cell's first line matching `pattern` for `lang` ('#ko alt: ...'), if any."""
         for raw in self.lines:
-            m = _CONTRACT.match(raw)
+            m = pattern.match(raw)
             if m and m["lang"] == lang:
                 return m["text"].strip()
         return None
 
+    def contract(self, lang: str) -> str | None:
+        """A tool cell's one-line contract in one language (its '#ko contract:' / '#en contract:' line)."""
+        return self._line(_CONTRACT, lang)
+
     def figure_alt(self, lang: str) -> str | None:
         """The figure's alt text in one language (its '#ko alt:' / '#en alt:' line), if it has one."""
-        for raw in self.lines:
-            m = _FIGURE_ALT.match(raw)
-            if m and m["lang"] == lang:
-                return m["text"].strip()
-        return None
+        return self._line(_FIGURE_ALT, lang)
 
 
 @dataclass
