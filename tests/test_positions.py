@@ -275,3 +275,23 @@ def code_without_comments(source: str) -> list[tuple[int, str]]:
 def test_korean_notebook_has_the_same_code(marker):
     assert (code_without_comments(chapter_code.cell_source("09", marker, "ko"))
             == code_without_comments(chapter_code.cell_source("09", marker, "en")))
+
+
+def test_a_rolling_cache_counting_positions_by_its_length_goes_wrong_after_w_tokens():
+    """The chapter's self-check: the new token's position is the number of tokens written (seen), not the
+    cache's length, which stops at w."""
+    ns = chapter9()
+    torch.manual_seed(12)
+    w, T = 3, 8
+    with torch.no_grad():
+        layer = ns["redraw_"](ns["RotaryAttention"](12, 4, 2, d_head=8), 12 ** -0.5).eval()
+        x = torch.randn(2, T, 12)
+        full = layer(x, mask=ns["window_mask"](T, T, w))
+        cache, outs = ns["RollingKVCache"](w), []
+        for t in range(T):
+            positions = torch.full((2, 1), len(cache))                  # the mistake
+            outs.append(layer(x[:, t:t + 1], mask=ns["window_mask"](1, len(cache) + 1, w),
+                              positions=positions, cache=cache))
+    steps = torch.cat(outs, dim=1)
+    assert torch.allclose(steps[:, :w + 1], full[:, :w + 1], atol=ATOL)
+    assert not torch.allclose(steps[:, w + 1:], full[:, w + 1:], atol=1e-3)
