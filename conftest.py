@@ -15,9 +15,9 @@ os.environ["BOOK_EXPLORER_STATES"] = "all"
 LONGEST_FIRST = [
     "tests/test_browser.py",  # ~290 s: every page in chromium (one module fixture)
     "tests/test_exercises.py",  # ~150 s: 48 kernels (student notebooks, exercise sections)
-    "tests/test_colab.py",  # ~130 s: 16 full notebooks on Colab's versions
-    "tests/test_colab_student.py",  # ~125 s: 16 student notebooks on Colab's versions
+    "tests/test_colab_student.py",  # ~150 s: 18 student notebooks on Colab's versions (estimated)
     "tests/test_notebooks.py",  # ~117 s: every chapter re-executed (two kernels at once)
+    "tests/test_colab.py",  # ~75 s: the 9 English full notebooks on Colab's versions (estimated, 2026-11-25)
     "tests/test_site.py",  # ~55 s
     "tests/test_grade.py",  # ~20 s: seven graded submissions (two kernels at once)
     "tests/test_pdf.py",  # ~13 s: reads the PDFs

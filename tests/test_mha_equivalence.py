@@ -10,7 +10,7 @@ a grid of sizes, masks and seeds, for the step-by-step path and (outputs only: i
 for the fast path of chapter 7; with attention dropout (in eval mode, against nn.MultiheadAttention's
 `dropout`) and with the class's `is_causal` option (against an explicit causal `attn_mask`). The Korean notebook must hold the same code (comments aside), and
 chapters 7 and 8, which need the class but cannot import it, must hold the same cells as chapter 6, comments
-included.
+included (chapter 9 the `attention` cell).
 """
 
 from __future__ import annotations
@@ -300,12 +300,15 @@ def test_korean_notebook_has_the_same_code(marker):
     assert code_without_comments(cell_source("ko", marker)) == code_without_comments(cell_source("en", marker))
 
 
-@pytest.mark.parametrize("chapter", ["07", "08"])
+# (chapter, marker): chapter 9 carries chapter 6's `attention` function only (its class is chapter 9's own)
+COPIES = [(chapter, marker) for chapter in ("07", "08") for marker in MARKERS] + [("09", "def attention(")]
+
+
+@pytest.mark.parametrize("chapter, marker", COPIES)
 @pytest.mark.parametrize("lang", ["ko", "en"])
-@pytest.mark.parametrize("marker", MARKERS)
 def test_later_chapters_hold_chapter_6_cells_verbatim(marker, lang, chapter):
-    """Chapters 7 and 8 cannot import chapter 6's class (notebooks are self-contained), so each carries a
-    copy of the cells; this keeps the copies from drifting, comments included: a comment is part of
+    """Chapters 7, 8 and 9 cannot import chapter 6's code (notebooks are self-contained), so each carries a
+    copy of its cells; this keeps the copies from drifting, comments included: a comment is part of
     what the reader is taught (a stale "the weights are never formed" once survived in chapter 8's copy
     while the code matched). Edit chapter 6, then paste the cells into the later chapter."""
     copy, original = cell_source(lang, marker, chapter), cell_source(lang, marker)

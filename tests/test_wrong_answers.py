@@ -1,6 +1,6 @@
 """Typical wrong answers fail their exercise's check, with the hint aimed at that mistake.
 
-Each case runs in this process, without a kernel (222 cases, 9 s): what the check needs from the executed
+Each case runs in this process, without a kernel (272 cases, 10 s): what the check needs from the executed
 notebook (the cells found by a marker, as tools/chapter_code.py finds them: their definitions only, or the
 whole cell for data), the book's check(), an answer, then the exercise's own check cell, in the notebook's
 language. A wrong answer must get "not yet" (❌) with the words of the hint meant for that mistake; a right
@@ -36,6 +36,11 @@ def prefill_step(layer, x_new, cache):
     out, _ = layer.attend(q, cache["k"], cache["v"], MASK)
     return layer.out_proj(layer.merge_heads(out))
 """
+# chapter 9: what its checks need from transformers, and the cells of its class
+LLAMA_ROPE = ("from transformers import LlamaConfig\n"
+              "from transformers.models.llama.modeling_llama import LlamaRotaryEmbedding, apply_rotary_pos_emb")
+ROTARY = ("def redraw_(", "def rope_angles(", "def rotate_half(", "class KVCache", "class RotaryAttention",
+          "def causal_mask(")
 
 CASES = {
     ("01", "ch01-ex-axis"): {"needs": ("def soft_lookup(", CHECK), "answers": [
@@ -492,6 +497,134 @@ def expand_kv(t, n_rep):
         ("right", "answer_mib = 2 * 24 * 8192 * 4 * 128 * 2 / 2**20\nanswer_ratio = 4.0", None),
         ("the ratio upside down", "answer_mib = 2 * 24 * 8192 * 4 * 128 * 2 / 2**20\nanswer_ratio = 0.25",
          {"ko": "answer_ratio: 아직 아닙니다(answer_mib: 맞았습니다)", "en": "not yet: answer_ratio (answer_mib: right)"}),
+    ]},
+    ("09", "ch09-ex-halves"): {"needs": (CHECK,), "setup": LLAMA_ROPE, "answers": [
+        ("right", """
+def apply_rope(x, cos, sin):
+    cos, sin = cos[:, None], sin[:, None]
+    x1, x2 = x.chunk(2, dim=-1)
+    return x * cos + torch.cat([-x2, x1], dim=-1) * sin
+""", None),
+        ("right, with unsqueeze and slicing", """
+def apply_rope(x, cos, sin):
+    half = x.size(-1) // 2
+    turned = torch.cat([-x[..., half:], x[..., :half]], dim=-1)
+    return x * cos.unsqueeze(1) + turned * sin.unsqueeze(1)
+""", None),
+        ("the template, unanswered", "def apply_rope(x, cos, sin):\n    ...\n", NO_ANSWER),
+        ("turned the wrong way", """
+def apply_rope(x, cos, sin):
+    x1, x2 = x.chunk(2, dim=-1)
+    return x * cos[:, None] + torch.cat([x2, -x1], dim=-1) * sin[:, None]
+""", {"ko": "반대 방향으로", "en": "turns the wrong way"}),
+        ("neighbours paired", """
+def apply_rope(x, cos, sin):
+    turned = torch.stack([-x[..., 1::2], x[..., 0::2]], dim=-1).flatten(-2)
+    return x * cos[:, None] + turned * sin[:, None]
+""", {"ko": "이웃한 특징", "en": "pairs neighbouring features"}),
+        ("no head axis (B = H broadcasts silently)", """
+def apply_rope(x, cos, sin):
+    x1, x2 = x.chunk(2, dim=-1)
+    return x * cos + torch.cat([-x2, x1], dim=-1) * sin
+""", {"ko": "헤드 축을 넣어", "en": "give cos and sin a head axis"}),
+    ]},
+    ("09", "ch09-ex-positions"): {"needs": (CHECK,), "answers": [
+        ("right", """
+def positions_for(real, T_new):
+    return (real.cumsum(dim=-1) - 1).clamp(min=0)[:, -T_new:]
+""", None),
+        ("right, padding left at -1", "def positions_for(real, T_new):\n    return (real.cumsum(-1) - 1)[:, -T_new:]\n", None),
+        ("the template, unanswered", "def positions_for(real, T_new):\n    ...\n", NO_ANSWER),
+        ("by column, padding counted", """
+def positions_for(real, T_new):
+    return torch.arange(real.size(1)).expand(real.shape)[:, -T_new:]
+""", {"ko": "열 번호", "en": "its column"}),
+        ("off by one", "def positions_for(real, T_new):\n    return real.cumsum(-1)[:, -T_new:]\n",
+         {"ko": "하나씩 밀렸습니다", "en": "off by one"}),
+    ]},
+    ("09", "ch09-ex-prefill"): {"needs": ROTARY + (CHECK,), "answers": [
+        ("right", """
+def prefill(layer, x, lengths):
+    B, T, _ = x.shape
+    real = torch.arange(T) >= (T - lengths)[:, None]
+    positions = (real.cumsum(dim=-1) - 1).clamp(min=0)
+    cache = KVCache()
+    return layer(x, mask=real[:, None, None, :] & causal_mask(T, T), positions=positions, cache=cache), cache
+""", None),
+        ("right, positions by column (RoPE sees distances only)", """
+def prefill(layer, x, lengths):
+    B, T, _ = x.shape
+    real = torch.arange(T) >= (T - lengths)[:, None]
+    cache = KVCache()
+    return layer(x, mask=real[:, None, None, :] & causal_mask(T, T), cache=cache), cache
+""", None),
+        ("the template, unanswered", "def prefill(layer, x, lengths):\n    ...\n", NO_ANSWER),
+        ("no padding mask", """
+def prefill(layer, x, lengths):
+    B, T, _ = x.shape
+    real = torch.arange(T) >= (T - lengths)[:, None]
+    cache = KVCache()
+    return layer(x, mask=causal_mask(T, T), positions=(real.cumsum(-1) - 1).clamp(min=0), cache=cache), cache
+""", {"ko": "패딩인 키가 보입니다", "en": "the padding keys are visible"}),
+        ("marks for right padding", """
+def prefill(layer, x, lengths):
+    B, T, _ = x.shape
+    real = torch.arange(T) < lengths[:, None]
+    cache = KVCache()
+    mask = real[:, None, None, :] & causal_mask(T, T)
+    return layer(x, mask=mask, positions=(real.cumsum(-1) - 1).clamp(min=0), cache=cache), cache
+""", {"ko": "오른쪽 패딩", "en": "right padding"}),
+    ]},
+    ("09", "ch09-ex-cache-bytes"): {"needs": (CHECK,), "answers": [
+        ("right", "answer_gqa_mib = 1024\nanswer_repeated_mib = 4096", None),
+        ("the template, unanswered", "answer_gqa_mib = None\nanswer_repeated_mib = None", NO_ANSWER),
+        ("keys only", "answer_gqa_mib = 512\nanswer_repeated_mib = 2048",
+         {"ko": "키와 밸류 두 가지를 모두", "en": "count both keys and values"}),
+        ("float32's 4 bytes", "answer_gqa_mib = 2048\nanswer_repeated_mib = 8192", {"ko": "bfloat16은", "en": "bfloat16 takes"}),
+        ("query heads in the cache", "answer_gqa_mib = 4096\nanswer_repeated_mib = 4096",
+         {"ko": "answer_gqa_mib: 아직 아닙니다(answer_repeated_mib: 맞았습니다)",
+          "en": "not yet: answer_gqa_mib (answer_repeated_mib: right)"}),
+    ]},
+    ("09", "ch09-ex-rolling"): {"needs": ROTARY + ("def window_mask(", CHECK), "answers": [
+        ("right", """
+class WindowCache(KVCache):
+    def __init__(self, window):
+        super().__init__()
+        self.window = window
+
+    def append(self, k, v):
+        k_all, v_all = super().append(k, v)
+        self.k, self.v = k_all[:, :, -self.window:], v_all[:, :, -self.window:]
+        return k_all, v_all
+""", None),
+        ("the template: the oldest w kept", """
+class WindowCache(KVCache):
+    def __init__(self, window):
+        super().__init__()
+        self.window = window
+
+    def append(self, k, v):
+        k_all, v_all = super().append(k, v)
+        self.k, self.v = k_all[:, :, :self.window], v_all[:, :, :self.window]
+        return k_all, v_all
+""", {"ko": "가장 최근의 w개", "en": "the w most recent ones"}),
+        ("nothing dropped", """
+class WindowCache(KVCache):
+    def __init__(self, window):
+        super().__init__()
+        self.window = window
+""", {"ko": "w개보다 많이", "en": "more than w keys"}),
+        ("the cut keys returned to this step", """
+class WindowCache(KVCache):
+    def __init__(self, window):
+        super().__init__()
+        self.window = window
+
+    def append(self, k, v):
+        k_all, v_all = super().append(k, v)
+        self.k, self.v = k_all[:, :, -self.window:], v_all[:, :, -self.window:]
+        return self.k, self.v
+""", {"ko": "가장 최근의 w개", "en": "the w most recent ones"}),
     ]},
     ("06", "ch06-ex-dropout"): {"needs": MHA + (CHECK,), "answers": [
             ("the book's solution", """
