@@ -14,7 +14,7 @@ os.environ["BOOK_EXPLORER_STATES"] = "all"
 # that the many short files fill the gaps at the end. Seconds measured in one run on 2 cores (2026-11-23).
 LONGEST_FIRST = [
     "tests/test_browser.py",  # ~290 s: every page in chromium (one module fixture)
-    "tests/test_exercises.py",  # ~150 s: 48 kernels (student notebooks, exercise sections)
+    "tests/test_exercises.py",  # ~80 s: 18 kernels (a student notebook's checks, then the exercise section)
     "tests/test_colab_student.py",  # ~150 s: 18 student notebooks on Colab's versions (estimated)
     "tests/test_notebooks.py",  # ~117 s: every chapter re-executed (two kernels at once)
     "tests/test_colab.py",  # ~75 s: the 9 English full notebooks on Colab's versions (estimated, 2026-11-25)

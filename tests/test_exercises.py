@@ -41,18 +41,21 @@ RUN_FIRST = {"ko": "먼저 위의 셀들을 실행하세요", "en": "run the cel
 EXERCISE_TAGS = {"exercise-student", "exercise-solution", "exercise-check"}
 
 
-def run_after_restart(nb: nbformat.NotebookNode, only_checks: bool) -> list:
-    """A student after a runtime reset: a fresh kernel runs the set-up cell (which defines check()), then
-    either the exercise section from its first exercise cell to the end, or (only_checks) every check cell
-    and nothing else, each before its exercise. Other cells may fail (a solution that uses earlier names);
-    check cells must not."""
+def run_after_restart(student: nbformat.NotebookNode, book: nbformat.NotebookNode) -> tuple[list, list]:
+    """A student after a runtime reset, in one fresh kernel: the set-up cell (which defines check()), then every
+    check cell of the student notebook and nothing else, each before its exercise (a student who jumps ahead);
+    then the book's exercise section, from its first exercise cell to the end, with the solutions. Other cells
+    may fail (a solution that uses earlier names); check cells must not. Returns the two parts' code cells."""
     from nbclient import NotebookClient
 
-    tags = [set(c.metadata.get("tags", [])) for c in nb.cells]
-    setup = next(i for i, t in enumerate(tags) if "remove-cell" in t and "check(" in nb.cells[i].source)
-    start = next(i for i, t in enumerate(tags) if t & EXERCISE_TAGS)
-    rest = [c for c, t in zip(nb.cells[start:], tags[start:], strict=True) if not only_checks or "exercise-check" in t]
-    nb = nbformat.from_dict({**nb, "cells": [nb.cells[setup], *rest]})
+    def tags(cell) -> set:
+        return set(cell.metadata.get("tags", []))
+
+    setup = next(c for c in student.cells if "remove-cell" in tags(c) and "check(" in c.source)
+    checks = [c for c in student.cells if "exercise-check" in tags(c)]
+    start = next(i for i, c in enumerate(book.cells) if tags(c) & EXERCISE_TAGS)
+    cells = [setup, *checks, *book.cells[start:]]
+    nb = nbformat.from_dict({**book, "cells": [nbformat.from_dict(dict(c)) for c in cells]})
     for cell in nb.cells:
         if cell.cell_type == "code":
             cell.outputs = []
@@ -63,7 +66,8 @@ def run_after_restart(nb: nbformat.NotebookNode, only_checks: bool) -> list:
             wait_in_slices(client)
             for index, cell in enumerate(nb.cells):
                 client.execute_cell(cell, index)
-    return [c for c in nb.cells if c.cell_type == "code"]
+    code = [c for c in nb.cells if c.cell_type == "code"]
+    return code[1:1 + len(checks)], code[1 + len(checks):]
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -71,19 +75,20 @@ def run_after_restart(nb: nbformat.NotebookNode, only_checks: bool) -> list:
 def test_checks_after_a_restart_say_which_cells_to_run_first(stem, lang):
     """Never a traceback from a check cell, and never "not yet" for a correct answer: a check whose test needs
     names from earlier cells says, in the notebook's language, to run the cells above (Runtime -> Run before).
-    The student notebook runs its checks alone, before their exercises (a student who jumps ahead); the
-    book's notebook runs the exercise section with its solutions."""
+    One kernel per notebook: the student notebook's checks alone, before their exercises, then the book's
+    exercise section with its solutions."""
     paused = 0
-    for folder in ("student", "notebooks"):
-        cells = run_after_restart(nbformat.read(ROOT / folder / lang / f"{stem}.ipynb", as_version=4),
-                                  only_checks=folder == "student")
+    student = nbformat.read(ROOT / "student" / lang / f"{stem}.ipynb", as_version=4)
+    book = nbformat.read(ROOT / "notebooks" / lang / f"{stem}.ipynb", as_version=4)
+    before, section = run_after_restart(student, book)
+    for folder, cells in (("student", before), ("notebooks", section)):
         checks = [c for c in cells if "exercise-check" in c.metadata.get("tags", [])]
         assert checks
         for cell in checks:
             assert not [o for o in cell.outputs if o.output_type == "error"], (
                 f"{folder}/{lang}/{stem} {cell.id}: a check cell raised after a restart")
             said = check_output(cell)
-            # with the solutions (notebooks/): never "not yet"; unsolved (student/): "not yet" is the truth
+            # with the solutions (notebooks/): never "not yet"; before the exercise (student/): nothing to pass
             allowed = ("⏸️", "✅") if folder == "notebooks" else ("⏸️", "❌")
             assert said.startswith(allowed), f"{folder}/{lang}/{stem} {cell.id}: after a restart the check said {said!r}"
             if said.startswith("⏸️"):
