@@ -111,7 +111,9 @@ FACTS = r"""async () => {
     mathRendered: document.querySelectorAll('.katex').length,
     mathErrors: [...document.querySelectorAll('.katex-error, .math:not(:has(.katex))')].map(e => e.textContent).slice(0, 5),
     mathScripts: [...document.scripts].map(s => s.src).filter(s => /mathjax|katex/i.test(s)),
-    mathStyles: [...document.querySelectorAll('link[rel~="stylesheet"]')].map(l => l.href).filter(h => /katex|mathjax/i.test(h)),
+    // KaTeX's stylesheet, in whichever file it came (tools/bundle.py joins a page's stylesheets): its fonts
+    mathStyles: [...document.styleSheets].filter(sheet => [...sheet.cssRules].some(r =>
+      r instanceof CSSFontFaceRule && /KaTeX|MathJax/i.test(r.style.getPropertyValue('font-family')))).map(s => s.href),
     explorers: document.querySelectorAll('.book-explorer').length,
     explorersReady: document.querySelectorAll('.book-explorer[data-ready]').length,
     widgetViews: document.querySelectorAll('script[type^="application/vnd.jupyter.widget"]').length,

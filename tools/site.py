@@ -6,7 +6,9 @@
 Data flow, one way: book/<lang>/*.md pages, notebooks/<lang>/*.ipynb (already executed) and the
 root _config.yml/_toc.yml/book/glossary.yml  ->  _build/stage/<lang>/ (a flat Jupyter Book per
 language, derived, never edited)  ->  _build/html/<lang>/  plus the landing page _build/html/index.html.
-Every build runs Sphinx with -W -n --keep-going: any warning fails it.
+Every build runs Sphinx with -W -n --keep-going: any warning fails it. The assembled pages then load one
+stylesheet, and pages with math a script that gives KaTeX's fonts to the browser before the first paint
+(tools/bundle.py: fewer requests before a phone paints, and no formula that moves when its font arrives).
 
 Each chapter page also offers its two notebooks: the student notebook (student/<lang>/<stem>.ipynb, written
 by `make student`) and the full notebook with the solutions (notebooks/<lang>/<stem>.ipynb). assemble() copies
@@ -32,6 +34,7 @@ from urllib.parse import quote
 
 import yaml
 
+from tools.bundle import BundleError, bundle_site
 from tools.config import ConfigError, colab_base, load_yaml
 from tools.notebooks import STUDENT_DIR as STUDENT
 from tools.source import LANGS, ROOT, SourceError, parse
@@ -452,6 +455,10 @@ def assemble(results: list[dict]) -> None:
             # the page's source is the notebook readers open, not the MyST page the site was built from
             _copy_if_changed(full, tmp / r["lang"] / "_sources" / f"{stem}.ipynb")
     copy_vendor(tmp / "_vendor")
+    try:
+        bundle_site(tmp, VENDOR / "katex" / "dist" / "fonts")
+    except BundleError as e:
+        raise SiteError(f"joining the pages' stylesheets (tools/bundle.py): {e}") from e
     (tmp / "index.html").write_text(landing_page(), encoding="utf-8")
     (tmp / ".nojekyll").write_text("", encoding="utf-8")
     shutil.rmtree(SITE, ignore_errors=True)
