@@ -74,7 +74,8 @@ class Visit:
 # comes rendered in the HTML). Each check is named so that a page that never gets there says which one.
 READY = {
     "explorers": """() => [...document.querySelectorAll('.book-explorer')].every(e => e.hasAttribute('data-ready'))""",
-    "images": "() => [...document.images].every(i => i.complete)",
+    # a lazy image the page does not show is never fetched (the landing page's figure of the other language)
+    "images": "() => [...document.images].every(i => i.complete || i.loading === 'lazy' && !i.checkVisibility())",
 }
 
 FIRST_BYTES = """() => [...performance.getEntriesByType('navigation'), ...performance.getEntriesByType('resource')]
@@ -119,7 +120,7 @@ FACTS = r"""async () => {
     widgetViews: document.querySelectorAll('script[type^="application/vnd.jupyter.widget"]').length,
     images: [...document.images].map(i => ({
       src: i.currentSrc || i.src, attrSrc: (i.getAttribute('src') || '').slice(0, 120),
-      alt: i.getAttribute('alt'), loaded: i.complete && i.naturalWidth > 0,
+      alt: i.getAttribute('alt'), loaded: i.complete && i.naturalWidth > 0 || i.loading === 'lazy' && !i.checkVisibility(),
       content: !!(article && article.contains(i)),
       link: (i.closest('a.book-figure-link') || {}).href || null,
       width: i.getBoundingClientRect().width, naturalWidth: i.naturalWidth,

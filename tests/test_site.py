@@ -86,11 +86,13 @@ def test_both_builds_are_free_of_warnings():
 
 
 def test_landing_page_offers_both_languages():
+    """Each language's part links only to its own pages (tests/test_landing.py checks what it shows)."""
     landing = soup(SITE / "index.html")
-    links = {a["hreflang"]: a["href"] for a in landing.find_all("a", hreflang=True)}
-    assert set(links) == set(LANGS)
-    for lang, href in links.items():
-        assert (SITE / href).is_file() and href == f"{lang}/index.html"
+    for lang in LANGS:
+        links = landing.select_one(f"div.only-{lang}").find_all("a", hreflang=True)
+        assert {a["hreflang"] for a in links} == {lang}
+        assert f"{lang}/index.html" in {a["href"] for a in links}
+        assert all((SITE / a["href"].split("#")[0]).is_file() for a in links)
     assert landing.html["lang"] == "en" and landing.find(lang="ko") is not None
 
 
