@@ -197,7 +197,7 @@ def social_meta(site_url: str, url: str, lang: str, title: str, description: str
     """Open Graph and Twitter card tags (the same as book/_templates/layout.html writes on the book's pages)."""
     e = html.escape
     image = f"{site_url}social-{lang}.png"
-    alt = SOCIAL_ALT[lang].format(title=site_name)
+    alt = social_alt(lang, site_name)
     locale, other = ("ko_KR", "en_US") if lang == "ko" else ("en_US", "ko_KR")
     return "\n  ".join([
         '<meta property="og:type" content="website">', f'<meta property="og:site_name" content="{e(site_name)}">',
@@ -211,7 +211,12 @@ def social_meta(site_url: str, url: str, lang: str, title: str, description: str
         f'<meta name="twitter:image:alt" content="{e(alt)}">'])
 
 
-SOCIAL_ALT = {"ko": "{title}: 책 제목과 여덟 장의 차례", "en": "{title}: the book's title and its eight chapters"}
+SOCIAL_ALT = {"ko": "{title}: 책 제목과 {count}개 장의 차례", "en": "{title}: the book's title and its {count} chapters"}
+
+
+def social_alt(lang: str, title: str) -> str:
+    """The card image's alt text (what _draw_social draws)."""
+    return SOCIAL_ALT[lang].format(title=title, count=len(toc_chapters()))
 
 
 # The reader's language: what they chose last (localStorage, this site only), else the browser's first

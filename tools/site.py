@@ -37,7 +37,7 @@ import yaml
 
 from tools.bundle import BundleError, bundle_site
 from tools.config import ConfigError, colab_base, load_yaml
-from tools.landing import SOCIAL_ALT
+from tools.landing import social_alt
 from tools.notebooks import STUDENT_DIR as STUDENT
 from tools.source import LANGS, ROOT, SourceError, parse
 
@@ -186,7 +186,7 @@ def config_for(lang: str) -> dict:
          "book_site_url": site_url or "", "book_langs": list(LANGS),
          # a chapter's link card and <meta name=description>: its line of book/landing.yml
          "page_descriptions": page_descriptions(lang),
-         "social_image_alt": SOCIAL_ALT[lang].format(title=own["title"]),
+         "social_image_alt": social_alt(lang, own["title"]),
          "licence_urls": {"text": CC_BY_DEED.format(lang=lang), "code": f"{repo_url}/blob/{branch}/LICENSE"}})
     options = sphinx.setdefault("html_theme_options", {})
     options["article_header_end"] = ["twin-link.html", "notebooks-menu.html", "article-header-buttons.html"]
