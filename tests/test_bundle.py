@@ -53,6 +53,8 @@ def site(tmp_path, page=PAGE, name="x.html"):
         "@font-face{font-family:M;src:url(fonts/M.woff2) format(\"woff2\")}\n.used{font-family:M}\n")
     (lang / "_static" / "z.css").write_text(".used,.gone{padding:0}\n")
     (lang / "_static" / "late.js").write_text("document.body.classList.add('from-script')\n")
+    (lang / "_static" / "documentation_options.js").write_text(
+        '"use strict";\nconst DOCUMENTATION_OPTIONS = {};\n//# sourceMappingURL=d.js.map\n')
     (lang / name).write_text(page)
     return lang / name
 
@@ -62,8 +64,15 @@ def test_a_page_loads_one_stylesheet_in_the_same_order(tmp_path):
     html = bundle_page(page, {}, {"used", "html", "body"})
     head, body = html.split("</head>")
     assert head.count('rel="stylesheet"') == 1 and '<link rel="canonical"' in head
-    # the scripts stay where Sphinx put them, in their order
-    assert html.replace(re.search(r'<link rel="stylesheet"[^>]*>\n', html).group(0), "") == re.sub(
+    # the head's plain scripts, a file and the inline code after it, run from one file in their order; the
+    # theme's inline script (an attribute of its own) and the body's deferred script stay as they were
+    joined = re.search(r'<script src="(_static/book-[0-9a-f]{12}\.js)"></script>\n', head)
+    assert joined and (page.parent / joined.group(1)).read_text() == (
+        '/* _static/documentation_options.js */\n"use strict";\nconst DOCUMENTATION_OPTIONS = {};\n;\n'
+        "/* inline */\nDOCUMENTATION_OPTIONS.pagename = 'x';\n;\n")
+    assert html.replace(re.search(r'<link rel="stylesheet"[^>]*>\n', html).group(0), "").replace(
+        joined.group(0), '<script src="_static/documentation_options.js?v=1"></script>\n'
+        "<script>DOCUMENTATION_OPTIONS.pagename = 'x';</script>\n") == re.sub(
         r'<link (?:href="[^"]*" rel="stylesheet"|rel="stylesheet"[^>]*) />\n', "", PAGE)
     bundle = (page.parent / re.search(r'href="(_static/book-[0-9a-f]{12}\.css)"', head).group(1)).read_text()
     parts = [line for line in bundle.splitlines() if line.startswith("/* ")]
@@ -82,7 +91,8 @@ def test_pages_that_load_the_same_stylesheets_share_one_file(tmp_path):
     page = site(tmp_path)
     (page.parent / "y.html").write_text(PAGE.replace("'x'", "'y'"))
     counts = bundle_site(tmp_path)
-    assert counts == {"pages": 2, "bundles": 1}
+    # one stylesheet for both; their scripts differ (the page's name, inline), so each has its own
+    assert counts == {"pages": 2, "bundles": 1, "scripts": 2}
     assert len(list((page.parent / "_static").glob("book-*.css"))) == 1
     # a class a script adds is kept: the site's scripts count as much as its pages
     (page.parent / "_static" / "z.css").write_text(".from-script{padding:0}\n")

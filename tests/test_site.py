@@ -312,9 +312,10 @@ def test_each_language_has_its_own_search_index():
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_a_page_waits_for_one_stylesheet(lang):
-    """Before it can paint, a page fetches one stylesheet (tools/bundle.py joins the themes' twelve) and, with
-    math, the script that gives KaTeX's fonts to the browser (before the stylesheet, no font preloaded as well);
-    it paints once its first screen is parsed (rel=expect names an element of the page)."""
+    """Before it can paint, a page fetches one stylesheet (tools/bundle.py joins the themes' twelve), its head's
+    plain scripts as one file and, with math, the script that gives KaTeX's fonts to the browser (before the
+    stylesheet, no font preloaded as well); it paints once its first screen is parsed (rel=expect names an
+    element of the page)."""
     for page in sorted((SITE / lang).glob("*.html")):
         text = page.read_text(encoding="utf-8")
         head = BeautifulSoup(text.split("</head>", 1)[0] + "</head>", "html.parser").head  # the head alone: quick
@@ -326,6 +327,12 @@ def test_a_page_waits_for_one_stylesheet(lang):
             assert not head.find("link", rel="preload", attrs={"as": "font"}), page.name
         else:
             assert fonts is None, page.name
+        # the scripts it waits for: the fonts (with math), the head's plain scripts joined into one file, and
+        # sphinx-design's, which reads an attribute of its own tag
+        waits = [t["src"] for t in head.find_all("script", src=True) if not t.has_attr("defer") and not t.has_attr("async")]
+        if page.name != "search.html":
+            assert len(waits) <= 3 and sum(bool(re.match(r"_static/book-[0-9a-f]{12}\.js$", w)) for w in waits) == 1, \
+                (page.name, waits)
         expect = head.find("link", rel="expect")
         if page.name != "search.html":
             assert expect is not None and expect["blocking"] == "render", page.name
