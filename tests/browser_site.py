@@ -74,7 +74,8 @@ class Visit:
 # comes rendered in the HTML). Each check is named so that a page that never gets there says which one.
 READY = {
     "explorers": """() => [...document.querySelectorAll('.book-explorer')].every(e => e.hasAttribute('data-ready'))""",
-    "images": "() => [...document.images].every(i => i.complete)",
+    # a lazy image the page does not show is never fetched (the landing page's figure of the other language)
+    "images": "() => [...document.images].every(i => i.complete || i.loading === 'lazy' && !i.checkVisibility())",
 }
 
 FIRST_BYTES = """() => [...performance.getEntriesByType('navigation'), ...performance.getEntriesByType('resource')]
@@ -111,13 +112,15 @@ FACTS = r"""async () => {
     mathRendered: document.querySelectorAll('.katex').length,
     mathErrors: [...document.querySelectorAll('.katex-error, .math:not(:has(.katex))')].map(e => e.textContent).slice(0, 5),
     mathScripts: [...document.scripts].map(s => s.src).filter(s => /mathjax|katex/i.test(s)),
-    mathStyles: [...document.querySelectorAll('link[rel~="stylesheet"]')].map(l => l.href).filter(h => /katex|mathjax/i.test(h)),
+    // KaTeX's stylesheet, in whichever file it came (tools/bundle.py joins a page's stylesheets): its fonts
+    mathStyles: [...document.styleSheets].filter(sheet => [...sheet.cssRules].some(r =>
+      r instanceof CSSFontFaceRule && /KaTeX|MathJax/i.test(r.style.getPropertyValue('font-family')))).map(s => s.href),
     explorers: document.querySelectorAll('.book-explorer').length,
     explorersReady: document.querySelectorAll('.book-explorer[data-ready]').length,
     widgetViews: document.querySelectorAll('script[type^="application/vnd.jupyter.widget"]').length,
     images: [...document.images].map(i => ({
       src: i.currentSrc || i.src, attrSrc: (i.getAttribute('src') || '').slice(0, 120),
-      alt: i.getAttribute('alt'), loaded: i.complete && i.naturalWidth > 0,
+      alt: i.getAttribute('alt'), loaded: i.complete && i.naturalWidth > 0 || i.loading === 'lazy' && !i.checkVisibility(),
       content: !!(article && article.contains(i)),
       link: (i.closest('a.book-figure-link') || {}).href || null,
       width: i.getBoundingClientRect().width, naturalWidth: i.naturalWidth,

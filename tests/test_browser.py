@@ -59,6 +59,8 @@ PAGES = site_pages()
 # chapter pages are the ones built from a notebook
 CHAPTERS = [rel for rel in PAGES if len(Path(rel).parts) == 2 and
             (SITE / Path(rel).parent / "_sources" / Path(rel).with_suffix(".ipynb").name).is_file()]
+# the site's root pages (tools/landing.py): the landing page and the 404 page, both languages in one page
+ROOT_PAGES = ("index.html", "404.html")
 SCREENSHOT_PAGES = {next((rel for rel in CHAPTERS if rel.startswith(f"{lang}/")), None) for lang in LANGS} - {None}
 if not PAGES:  # collected before the site exists: one test that says so
     PAGES = CHAPTERS = ["(no site in _build/html)"]
@@ -134,7 +136,7 @@ def test_page_is_in_its_language_and_links_its_twin(visitor, rel):
     v = visitor.visit(rel)
     lang = lang_of(rel)
     assert v.dom["lang"] == lang, f"{rel}: <html lang={v.dom['lang']!r}>"
-    if rel == "index.html":  # the landing page links both languages (tests/test_site.py checks how)
+    if rel in ROOT_PAGES:  # both languages in one page (tests/test_landing.py checks how)
         assert v.dom["twin"] is None
         return
     twin = v.dom["twin"]
@@ -512,7 +514,7 @@ def test_chapter_page_offers_its_student_and_full_notebooks(visitor, rel):
         assert 0 <= box["left"] and box["right"] <= phone["width"], f"{rel}: at {phone['width']} px the {part} is at {box}"
 
 
-@pytest.mark.parametrize("rel", [r for r in PAGES if r != "index.html"])
+@pytest.mark.parametrize("rel", [r for r in PAGES if r not in ROOT_PAGES])
 def test_phone_header_fits_and_names_the_notebooks(visitor, rel):
     """At 390 and 360 px the article header shows every item whole, none over another and none cut off at the
     screen's edge; a chapter's notebook menu shows its name in words, in the page's language."""
@@ -528,7 +530,7 @@ def test_phone_header_fits_and_names_the_notebooks(visitor, rel):
 LICENCE = {"ko": "글과 그림: CC BY 4.0. 코드: MIT.", "en": "Text and figures: CC BY 4.0. Code: MIT."}
 
 
-@pytest.mark.parametrize("rel", [r for r in PAGES if r != "index.html"])
+@pytest.mark.parametrize("rel", [r for r in PAGES if r not in ROOT_PAGES])
 def test_page_footer_shows_the_licences(visitor, rel):
     licence = visitor.visit(rel).dom["licence"]
     assert licence and licence["shown"], f"{rel}: no licence in the footer"
@@ -545,6 +547,69 @@ def test_korean_breaks_lines_between_words(visitor, rel):
     assert korean["wordBreak"] == "keep-all" and korean["overflowWrap"] == "break-word", f"{rel}: {korean}"
     assert korean["checked"] > 20, f"{rel}: only {korean['checked']} Korean words found"
     assert korean["count"] == 0, f"{rel}: {korean['count']} Korean words split across lines at 360 px, e.g. {korean['split']}"
+
+
+# A Korean word split across two lines, in the element given (KOREAN_BREAKS of tests/browser_site.py, for any part)
+KOREAN_SPLIT = """(selector) => {
+  const root = document.querySelector(selector);
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT, {acceptNode: n =>
+    n.parentElement.closest('script, style, code') || !n.parentElement.checkVisibility() ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT});
+  let checked = 0; const split = [];
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    for (const m of node.data.matchAll(/[\uAC00-\uD7A3]{2,}/g)) {
+      const range = document.createRange();
+      range.setStart(node, m.index); range.setEnd(node, m.index + m[0].length);
+      const rects = [...range.getClientRects()].filter(r => r.width > 0);
+      if (!rects.length) continue;
+      checked += 1;
+      if (new Set(rects.map(r => Math.round(r.top))).size > 1) split.push(m[0]);
+    }
+  }
+  return {checked, split};
+}"""
+LANDING_FACTS = """() => ({
+  lang: document.documentElement.lang,
+  shown: [...document.querySelectorAll('main > [lang]')].filter(e => e.checkVisibility()).map(e => e.lang),
+  pressed: [...document.querySelectorAll('[data-set-lang]')].map(b => b.dataset.setLang + ':' + b.getAttribute('aria-pressed')),
+  overflow: document.documentElement.scrollWidth - innerWidth,
+  chapters: document.querySelectorAll('main > [lang]:not([hidden]) ol.chapters > li').length,
+  figures: performance.getEntriesByType('resource').map(e => e.name.split('/').pop()).filter(n => /^landing-/.test(n)),
+  stored: localStorage.getItem('book-lang'),
+})"""
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_landing_page_reads_well_and_remembers_the_language(visitor, lang):
+    """The landing page in one language at a time: chosen with its button, kept after a reload (localStorage),
+    nothing wider than the screen at 390 and 1280 px, no Korean word split across lines at 360 and 390 px, only
+    the shown language's figure fetched. Screenshots (_build/screenshots/landing-*.png) for a person to look at."""
+    if "index.html" not in PAGES:
+        pytest.fail("no landing page in the site")
+    page = visitor.context.new_page()
+    try:
+        page.set_viewport_size(PHONE)
+        page.goto(visitor.base + "index.html", wait_until="load")
+        page.click(f"button[data-set-lang={lang}]")
+        page.reload(wait_until="load")
+        page.evaluate("async () => { await document.fonts.ready; }")
+        for width in (1280, 390, 360):
+            page.set_viewport_size({"width": width, "height": 844})
+            page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+            facts = page.evaluate(LANDING_FACTS)
+            assert (facts["lang"], facts["shown"], facts["stored"]) == (lang, [lang], lang), f"at {width} px: {facts}"
+            assert facts["pressed"] == [f"{x}:{str(x == lang).lower()}" for x in LANGS], facts
+            assert facts["overflow"] <= 0, f"{lang} at {width} px: {facts['overflow']} px wider than the screen"
+            if lang == "ko":
+                korean = page.evaluate(KOREAN_SPLIT, "main")
+                assert korean["checked"] > 100 and korean["split"] == [], f"at {width} px: words split {korean['split'][:10]}"
+            if width != 360:
+                SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+                page.screenshot(path=str(SCREENSHOTS / f"landing-{lang}-{width}.png"), full_page=True, animations="disabled")
+        page.evaluate("() => document.querySelector('main > [lang]:not([hidden]) figure').scrollIntoView()")
+        page.wait_for_function("() => [...document.images].filter(i => i.checkVisibility()).every(i => i.complete && i.naturalWidth > 0)")
+        assert page.evaluate(LANDING_FACTS)["figures"] == [f"landing-{lang}.svg"]
+    finally:
+        page.close()
 
 
 TWIN_SECTION = {"ko/05_scaled_dot_product.html": "ch05-masks", "en/03_split_vs_chunk.html": "ch03-exercises"}

@@ -46,6 +46,25 @@ ALL_PAGES = [(lang, name) for lang in LANGS for name in
 
 
 @cache
+def bundle_parts(bundle: Path) -> str:
+    """The files a bundle of tools/bundle.py was joined from, as its comments name them."""
+    return " ".join(re.findall(r"^/\* (\S+) \*/$", bundle.read_text(encoding="utf-8"), re.M))
+
+
+@cache
+def stylesheets(page: Path) -> list[str]:
+    """The stylesheets a page loads, by the file each came from: a bundle of tools/bundle.py opens each of
+    its parts with a comment naming its file."""
+    found = []
+    for link in soup(page).find_all("link", rel="stylesheet"):
+        href = link["href"].split("?")[0]
+        if re.fullmatch(r"_static/book-[0-9a-f]{12}\.css", href):
+            found += re.findall(r"^/\* (\S+) \*/$", (page.parent / href).read_text(encoding="utf-8"), re.M)
+        else:
+            found.append(href)
+    return found
+
+
 def soup(path: Path) -> BeautifulSoup:
     return BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
 
@@ -67,11 +86,13 @@ def test_both_builds_are_free_of_warnings():
 
 
 def test_landing_page_offers_both_languages():
+    """Each language's part links only to its own pages (tests/test_landing.py checks what it shows)."""
     landing = soup(SITE / "index.html")
-    links = {a["hreflang"]: a["href"] for a in landing.find_all("a", hreflang=True)}
-    assert set(links) == set(LANGS)
-    for lang, href in links.items():
-        assert (SITE / href).is_file() and href == f"{lang}/index.html"
+    for lang in LANGS:
+        links = landing.select_one(f"div.only-{lang}").find_all("a", hreflang=True)
+        assert {a["hreflang"] for a in links} == {lang}
+        assert f"{lang}/index.html" in {a["href"] for a in links}
+        assert all((SITE / a["href"].split("#")[0]).is_file() for a in links)
     assert landing.html["lang"] == "en" and landing.find(lang="ko") is not None
 
 
@@ -219,7 +240,7 @@ def test_chapter_page_has_math_widgets_and_figures_served_locally(stem, lang):
     scripts = [s.get("src", "") for s in doc.find_all("script")]
     # math is rendered at build time (book/_ext/book_math.py): KaTeX's HTML, no TeX left for a script, no math
     # script at all, and KaTeX's stylesheet (the site's own) only on pages with math
-    styles = [link["href"] for link in doc.find_all("link", rel="stylesheet") if "katex" in link["href"]]
+    styles = [href for href in stylesheets(page) if "katex" in href]
     assert not [s for s in scripts if "mathjax" in s.lower() or "katex" in s.lower()], scripts
     if doc.select("article .katex"):
         assert [s.rsplit("/_vendor/", 1)[-1] for s in styles] == ["katex/katex.min.css"], styles
@@ -290,6 +311,43 @@ def test_each_language_has_its_own_search_index():
 
 
 @pytest.mark.parametrize("lang", LANGS)
+def test_a_page_waits_for_one_stylesheet(lang):
+    """Before it can paint, a page fetches one stylesheet (tools/bundle.py joins the themes' twelve), its head's
+    plain scripts as one file and, with math, the script that gives KaTeX's fonts to the browser (before the
+    stylesheet, no font preloaded as well); it paints once its first screen is parsed (rel=expect names an
+    element of the page)."""
+    for page in sorted((SITE / lang).glob("*.html")):
+        text = page.read_text(encoding="utf-8")
+        head = BeautifulSoup(text.split("</head>", 1)[0] + "</head>", "html.parser").head  # the head alone: quick
+        head_styles = head.find_all("link", rel="stylesheet")
+        assert len(head_styles) == 1 and head_styles[0]["href"].startswith("_static/book-"), (page.name, head_styles)
+        fonts = head.find("script", src=re.compile(r"^_static/book-fonts-[0-9a-f]{12}\.js$"))
+        if "katex/katex.min.css" in bundle_parts(page.parent / head_styles[0]["href"]):
+            assert fonts is not None and fonts.find_next(["link", "script"]) is head_styles[0], page.name
+            assert not head.find("link", rel="preload", attrs={"as": "font"}), page.name
+        else:
+            assert fonts is None, page.name
+        # the scripts it waits for: the fonts (with math), the head's plain scripts joined into one file, and
+        # sphinx-design's, which reads an attribute of its own tag
+        waits = [t["src"] for t in head.find_all("script", src=True) if not t.has_attr("defer") and not t.has_attr("async")]
+        if page.name != "search.html":
+            assert len(waits) <= 3 and sum(bool(re.match(r"_static/book-[0-9a-f]{12}\.js$", w)) for w in waits) == 1, \
+                (page.name, waits)
+        expect = head.find("link", rel="expect")
+        if page.name != "search.html":
+            assert expect is not None and expect["blocking"] == "render", page.name
+            assert f'id="{expect["href"][1:]}"' in text, (page.name, expect)
+    for script in (SITE / lang / "_static").glob("book-fonts-*.js"):
+        size = len(gzip.compress(script.read_bytes()))
+        assert size < 20_000, f"{script.name}: {size} bytes gzipped; the fonts should be cut down to what formulas show"
+    bundles = sorted((SITE / lang / "_static").glob("book-*.css"))
+    assert 1 <= len(bundles) <= 3, bundles  # pages with math share one, pages without another
+    for bundle in bundles:
+        size = len(gzip.compress(bundle.read_bytes()))
+        assert size < 40_000, f"{bundle.name}: {size} bytes gzipped; the rules no page uses should be left out"
+
+
+@pytest.mark.parametrize("lang", LANGS)
 def test_heavy_theme_scripts_are_not_loaded(lang):
     """No page loads Font Awesome's script (icons.css draws the icons); only the search page loads the search
     index and its scripts."""
@@ -299,7 +357,7 @@ def test_heavy_theme_scripts_are_not_loaded(lang):
         assert not [s for s in scripts if "fontawesome" in s], f"{page.name}: {scripts}"
         search = [s for s in scripts if re.search(r"(searchindex|searchtools|language_data)\.js", s)]
         assert len(search) == (3 if page.name == "search.html" else 0), f"{page.name}: {search}"
-        assert any(link.get("href", "").startswith("_static/icons.css") for link in soup(page).find_all("link"))
+        assert "_static/icons.css" in stylesheets(page), page.name
 
 
 @pytest.mark.parametrize("lang", LANGS)

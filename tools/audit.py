@@ -4,9 +4,10 @@
 
 Serves _build/html on 127.0.0.1 (a free port, gzip like GitHub Pages: tools/serve.py), runs Lighthouse 12 (node_modules, pinned by
 package-lock.json) with Debian's chromium on each page (mobile, Lighthouse's default), and prints the four
-category scores. Targets (issue 13): on every chapter page performance at least 0.90 and accessibility 1.00;
-on every page accessibility and best practices at least 0.95. Below a target the failing audits are listed
-and the command exits with status 1. Reports: _build/lighthouse/<page>.json.
+category scores. Targets (issue 26, for a quiet machine): performance at least 0.97 on every chapter page and
+1.00 on the landing page; accessibility, best practices and SEO 1.00 on every page. Below a target the failing
+audits are listed and the command exits with status 1 (performance falls to about 0.93 while another heavy job,
+such as `make test`, shares the CPU). Reports: _build/lighthouse/<page>.json.
 """
 
 from __future__ import annotations
@@ -25,8 +26,8 @@ OUT = ROOT / "_build" / "lighthouse"
 LIGHTHOUSE = ROOT / "node_modules" / ".bin" / "lighthouse"
 CHROMIUM = "/usr/bin/chromium"
 CATEGORIES = ["performance", "accessibility", "best-practices", "seo"]
-TARGETS = {"accessibility": 0.95, "best-practices": 0.95}
-CHAPTER_TARGETS = {"performance": 0.90, "accessibility": 1.0, "best-practices": 0.95}
+TARGETS = {"performance": 1.0, "accessibility": 1.0, "best-practices": 1.0, "seo": 1.0}  # the landing page
+CHAPTER_TARGETS = {"performance": 0.97, "accessibility": 1.0, "best-practices": 1.0, "seo": 1.0}
 CHROME_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                 "--disable-component-update", "--disable-sync", "--no-first-run"]
 

@@ -5,8 +5,11 @@
 
 Data flow, one way: book/<lang>/*.md pages, notebooks/<lang>/*.ipynb (already executed) and the
 root _config.yml/_toc.yml/book/glossary.yml  ->  _build/stage/<lang>/ (a flat Jupyter Book per
-language, derived, never edited)  ->  _build/html/<lang>/  plus the landing page _build/html/index.html.
-Every build runs Sphinx with -W -n --keep-going: any warning fails it.
+language, derived, never edited)  ->  _build/html/<lang>/  plus the site's root files
+(tools/landing.py: the landing page _build/html/index.html, 404.html, sitemap.xml, the link cards' images).
+Every build runs Sphinx with -W -n --keep-going: any warning fails it. The assembled pages then load one
+stylesheet, and pages with math a script that gives KaTeX's fonts to the browser before the first paint
+(tools/bundle.py: fewer requests before a phone paints, and no formula that moves when its font arrives).
 
 Each chapter page also offers its two notebooks: the student notebook (student/<lang>/<stem>.ipynb, written
 by `make student`) and the full notebook with the solutions (notebooks/<lang>/<stem>.ipynb). assemble() copies
@@ -32,7 +35,9 @@ from urllib.parse import quote
 
 import yaml
 
+from tools.bundle import BundleError, bundle_site
 from tools.config import ConfigError, colab_base, load_yaml
+from tools.landing import social_alt
 from tools.notebooks import STUDENT_DIR as STUDENT
 from tools.source import LANGS, ROOT, SourceError, parse
 
@@ -178,6 +183,10 @@ def config_for(lang: str) -> dict:
     sphinx.setdefault("html_context", {}).update(
         {"book_lang": lang, "twin_lang": other, "twin_name": langs[other]["name"],
          "book_description": own["description"], "chapter_notebooks": notebooks,
+         "book_site_url": site_url or "", "book_langs": list(LANGS),
+         # a chapter's link card and <meta name=description>: its line of book/landing.yml
+         "page_descriptions": page_descriptions(lang),
+         "social_image_alt": social_alt(lang, own["title"]),
          "licence_urls": {"text": CC_BY_DEED.format(lang=lang), "code": f"{repo_url}/blob/{branch}/LICENSE"}})
     options = sphinx.setdefault("html_theme_options", {})
     options["article_header_end"] = ["twin-link.html", "notebooks-menu.html", "article-header-buttons.html"]
@@ -191,6 +200,15 @@ def config_for(lang: str) -> dict:
     options["navbar_persistent"] = []
     sphinx.update(offline_assets())
     return config
+
+
+def page_descriptions(lang: str) -> dict[str, str]:
+    from tools.landing import LandingError, chapter_lines, plain
+
+    try:
+        return {stem: plain(line[lang]) for stem, line in chapter_lines().items()}
+    except LandingError as e:
+        raise SiteError(str(e)) from None
 
 
 def offline_assets() -> dict:
@@ -427,14 +445,24 @@ def build_one(lang: str) -> dict:
             "html": src / "_build" / "html"}
 
 
-def landing_page() -> str:
-    root = load_yaml(ROOT / "_config.yml")
-    langs = root["languages"]
-    links = "\n".join(
-        f'      <li lang="{lang}"><a href="{lang}/index.html" hreflang="{lang}">'
-        f'<span class="title">{html.escape(langs[lang]["title"])}</span>'
-        f'<span class="name">{html.escape(langs[lang]["name"])}</span></a></li>' for lang in LANGS)
-    return (ROOT / "book" / "_templates" / "landing.html.in").read_text(encoding="utf-8").replace("{{ links }}", links)
+def front_door(site: Path) -> None:
+    """The site's root files (tools/landing.py): the landing page, its figures, the 404 page, the link cards'
+    images, sitemap.xml and robots.txt."""
+    from tools import landing
+
+    try:
+        (site / "index.html").write_text(landing.landing_page(), encoding="utf-8")
+        for name, svg in landing.figures().items():
+            (site / name).write_text(svg, encoding="utf-8")
+        (site / "404.html").write_text(landing.not_found_page(), encoding="utf-8")
+        for lang in LANGS:
+            landing.social_image(lang, site, BUILD / "social")
+        site_url = load_yaml(ROOT / "_config.yml").get("site_url") or ""
+        if site_url:
+            (site / "sitemap.xml").write_text(landing.sitemap(site, site_url), encoding="utf-8")
+            (site / "robots.txt").write_text(landing.robots(site_url), encoding="utf-8")
+    except landing.LandingError as e:
+        raise SiteError(str(e)) from None
 
 
 def assemble(results: list[dict]) -> None:
@@ -452,7 +480,11 @@ def assemble(results: list[dict]) -> None:
             # the page's source is the notebook readers open, not the MyST page the site was built from
             _copy_if_changed(full, tmp / r["lang"] / "_sources" / f"{stem}.ipynb")
     copy_vendor(tmp / "_vendor")
-    (tmp / "index.html").write_text(landing_page(), encoding="utf-8")
+    try:
+        bundle_site(tmp, VENDOR / "katex" / "dist" / "fonts")
+    except BundleError as e:
+        raise SiteError(f"joining the pages' stylesheets (tools/bundle.py): {e}") from e
+    front_door(tmp)
     (tmp / ".nojekyll").write_text("", encoding="utf-8")
     shutil.rmtree(SITE, ignore_errors=True)
     tmp.rename(SITE)

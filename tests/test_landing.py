@@ -1,0 +1,187 @@
+"""The site's front door and its shareable links (issue 26), read from the built site (_build/html) without a
+browser (tests/test_browser.py looks at the landing page in chromium): the landing page's chapters, times,
+figure and links in both languages, link-card tags on every page in the page's language, canonical and
+hreflang links that reach the twin page, the sitemap, the 404 page, and tools/landing.py's refusals."""
+
+from __future__ import annotations
+
+import re
+import struct
+import xml.etree.ElementTree as ET
+from functools import cache
+from pathlib import Path
+from urllib.parse import unquote
+
+import pytest
+import yaml
+from bs4 import BeautifulSoup
+from conftest import LANGS, ROOT, parse
+
+from tools import landing
+
+SITE = ROOT / "_build" / "html"
+CONFIG = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
+SITE_URL = CONFIG["site_url"]
+# the head's study-time sentence of a chapter, as the chapter source writes it (independent of tools/landing.py)
+HEAD_TIME = {"ko": re.compile(r"예상 시간: (\d+분\([^)]*\))"), "en": re.compile(r"Time: (about \d+ minutes \([^)]*\))")}
+
+
+@cache
+def soup(path: Path, head_only: bool = False) -> BeautifulSoup:
+    if not (SITE / "index.html").is_file():
+        pytest.fail("no site in _build/html: run 'make book' (make test builds it before the tests)")
+    text = path.read_text(encoding="utf-8")
+    if head_only:  # the tags of a link card are all in the head; reading only it keeps the test quick
+        text = text.split("</head>", 1)[0] + "</head></html>"
+    return BeautifulSoup(text, "html.parser")
+
+
+@cache
+def chapter(stem: str):
+    return parse(ROOT / "book" / "chapters" / f"{stem}.md")
+
+
+@cache
+def toc_chapters() -> tuple[str, ...]:
+    toc = yaml.safe_load((ROOT / "_toc.yml").read_text(encoding="utf-8"))
+    files = [c["file"] for part in toc["parts"] for c in part["chapters"]]
+    return tuple(f for f in files if (ROOT / "book" / "chapters" / f"{f}.md").is_file())
+
+
+def site_pages() -> list[str]:
+    return sorted(str(p.relative_to(SITE)) for p in SITE.glob("*/*.html")) if SITE.is_dir() else []
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_landing_page_lists_the_chapters_of_the_toc_with_their_heads_times(lang):
+    """In each language: the chapters of _toc.yml in order, each titled as its source's heading, with the time
+    its head states, its line of book/landing.yml, its page, its two notebooks in Colab and its PDF handout."""
+    block = soup(SITE / "index.html").select_one(f"div.only-{lang}[lang={lang}]")
+    assert block is not None, f"no {lang} part on the landing page"
+    items = block.select("ol.chapters > li")
+    stems = toc_chapters()
+    assert [li.h3.a["href"] for li in items] == [f"{lang}/{s}.html" for s in stems]
+    lines = yaml.safe_load((ROOT / "book" / "landing.yml").read_text(encoding="utf-8"))["chapters"]
+    colab = f"{CONFIG['launch_buttons']['colab_url']}/github/{CONFIG['repository']['url'].split('github.com/')[1]}/blob/main/"
+    for li, stem in zip(items, stems, strict=True):
+        assert li.h3.get_text() == chapter(stem).title(lang)
+        head = next(c.text(lang) for c in chapter(stem).cells if c.kind == lang and HEAD_TIME[lang].search(c.text(lang)))
+        assert li.select_one(".time").get_text() == HEAD_TIME[lang].search(head).group(1), stem
+        assert li.p.get_text() == lines[stem][lang].replace("`", ""), stem
+        hrefs = [a["href"] for a in li.find_all("a")]
+        assert f"{colab}student/{lang}/{stem}.ipynb" in hrefs and f"{colab}notebooks/{lang}/{stem}.ipynb" in hrefs
+        assert f"{lang}/pdf/{stem}.pdf" in hrefs
+        assert (SITE / lang / f"{stem}.html").is_file()
+
+
+def test_landing_page_shows_a_figure_of_the_book_in_each_language():
+    doc = soup(SITE / "index.html")
+    for lang in LANGS:
+        img = doc.select_one(f"div.only-{lang} figure img")
+        svg, alt = landing.figure(lang)
+        assert img["alt"] == alt and img["src"] == f"landing-{lang}.svg"
+        assert (SITE / img["src"]).read_text(encoding="utf-8") == svg  # the notebook's own output
+        assert int(img["width"]) > 0 and int(img["height"]) > 0  # no shift when it arrives
+
+
+def test_landing_page_remembers_the_language_and_keeps_korean_words_whole():
+    doc = soup(SITE / "index.html")
+    head_script = doc.head.find("script").string
+    assert "localStorage" in head_script and "navigator.languages" in head_script
+    assert [b["data-set-lang"] for b in doc.select("button[data-set-lang]")] == list(LANGS)
+    style = doc.head.style.string
+    assert re.search(r":lang\(ko\)\s*{\s*word-break:\s*keep-all;\s*overflow-wrap:\s*break-word;", style)
+    # light: no file of its own to wait for but the icon; every address it loads is on the site
+    assert not doc.find_all("link", rel="stylesheet") and not doc.find_all("script", src=True)
+    for a in doc.select("a[href]"):
+        href = a["href"]
+        if not re.match(r"^https?://", href) and "/pdf/" not in href:  # the PDF exists after make pdf
+            assert (SITE / unquote(href.split("#")[0])).is_file(), href
+
+
+def meta(doc: BeautifulSoup, key: str) -> str | None:
+    tag = doc.find("meta", attrs={"property": key}) or doc.find("meta", attrs={"name": key})
+    return tag["content"] if tag else None
+
+
+@pytest.mark.parametrize("rel", site_pages() or ["(no site)"])
+def test_every_page_has_a_link_card_and_twins_in_its_language(rel):
+    """Open Graph and Twitter tags in the page's language (a chapter's card: its title, its line of
+    book/landing.yml), the card image of that language, a canonical link to itself, and hreflang links to the
+    page in each language, which exist."""
+    lang, name = rel.split("/")
+    doc = soup(SITE / rel, head_only=True)
+    title = doc.title.get_text()
+    # the page's own title: what <title> says before the book's name ("<page> — <book>")
+    assert meta(doc, "og:title") and (title.startswith(meta(doc, "og:title") + " ") or title == meta(doc, "og:title")), \
+        (rel, meta(doc, "og:title"), title)
+    assert meta(doc, "twitter:title") == meta(doc, "og:title")
+    assert meta(doc, "og:description") == meta(doc, "description") == meta(doc, "twitter:description")
+    stem = name.removesuffix(".html")
+    if stem in toc_chapters():
+        assert meta(doc, "og:title") == chapter(stem).title(lang)
+        assert meta(doc, "og:description") == landing.plain(landing.chapter_lines()[stem][lang])
+    else:
+        assert meta(doc, "og:description") == CONFIG["languages"][lang]["description"]
+    assert meta(doc, "og:image") == meta(doc, "twitter:image") == f"{SITE_URL}social-{lang}.png"
+    assert meta(doc, "og:locale") == {"ko": "ko_KR", "en": "en_US"}[lang]
+    assert meta(doc, "twitter:card") == "summary_large_image"
+    own = f"{SITE_URL}{rel}"
+    assert meta(doc, "og:url") == own and doc.find("link", rel="canonical")["href"] == own
+    alternates = {link["hreflang"]: link["href"] for link in doc.find_all("link", rel="alternate", hreflang=True)}
+    assert alternates == {lg: f"{SITE_URL}{lg}/{name}" for lg in LANGS}, rel
+    assert all((SITE / href.removeprefix(SITE_URL)).is_file() for href in alternates.values())
+
+
+def test_card_images_are_pngs_of_the_cards_size():
+    for lang in LANGS:
+        data = (SITE / f"social-{lang}.png").read_bytes()
+        assert data[:8] == b"\x89PNG\r\n\x1a\n"
+        assert struct.unpack(">II", data[16:24]) == landing.SOCIAL_SIZE
+    doc = soup(SITE / "index.html")
+    assert meta(doc, "og:image") == f"{SITE_URL}social-en.png" and doc.find("link", rel="canonical")["href"] == SITE_URL
+
+
+def test_sitemap_lists_every_page_with_its_twin():
+    ns = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9", "x": "http://www.w3.org/1999/xhtml"}
+    root = ET.parse(SITE / "sitemap.xml").getroot()
+    urls = {u.find("s:loc", ns).text: {x.get("hreflang"): x.get("href") for x in u.findall("x:link", ns)}
+            for u in root.findall("s:url", ns)}
+    wanted = {"index.html"} | {r for r in site_pages() if r.split("/")[1] not in ("search.html", "genindex.html")}
+    assert set(urls) == {SITE_URL + r for r in wanted}
+    for loc, alternates in urls.items():
+        rel = loc.removeprefix(SITE_URL)
+        if rel != "index.html":
+            assert alternates == {lg: f"{SITE_URL}{lg}/{rel.split('/')[1]}" for lg in LANGS}, loc
+    assert f"Sitemap: {SITE_URL}sitemap.xml" in (SITE / "robots.txt").read_text(encoding="utf-8")
+
+
+def test_the_404_page_speaks_both_languages_from_the_sites_root():
+    doc = soup(SITE / "404.html")
+    assert doc.base["href"] == re.sub(r"^https?://[^/]+", "", SITE_URL)
+    assert meta(doc, "robots") == "noindex"
+    for lang in LANGS:
+        block = doc.select_one(f"div.only-{lang}[lang={lang}]")
+        assert block is not None and block.h1 is not None
+        for a in block.find_all("a"):
+            assert (SITE / a["href"]).is_file(), a["href"]  # from the root, whatever the missing address
+    assert "/ko" in doc.head.find("script").string  # an address under /ko/ gets the Korean text
+
+
+def test_landing_page_refuses_a_chapter_without_its_line(tmp_path, monkeypatch):
+    data = yaml.safe_load(landing.LANDING_DATA.read_text(encoding="utf-8"))
+    del data["chapters"][toc_chapters()[-1]]["ko"]
+    broken = tmp_path / "landing.yml"
+    broken.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+    monkeypatch.setattr(landing, "LANDING_DATA", broken)
+    landing.chapter_lines.cache_clear()
+    try:
+        with pytest.raises(landing.LandingError, match=rf"missing or incomplete: \['{toc_chapters()[-1]}'\]"):
+            landing.chapter_lines()
+    finally:
+        landing.chapter_lines.cache_clear()
+
+
+def test_a_template_placeholder_without_a_value_is_an_error():
+    with pytest.raises(landing.LandingError, match=r"placeholders \['missing'\] have no value"):
+        landing.fill("{{ here }} {{ missing }}", {"here": "x"}, "t.html.in")

@@ -1,0 +1,519 @@
+"""Fewer requests before a page can paint (issue 13: Lighthouse mobile performance on every chapter page).
+
+Sphinx and its themes put 12 stylesheets in each page's head, and a browser paints nothing until it has
+fetched all of them: on a phone's connection (Lighthouse's mobile profile: 150 ms round trips,
+1.6 Mbit/s) each one costs a round trip before the first text shows. Run on the assembled site, after
+Sphinx, this pass:
+
+- joins a page's stylesheets, in their order, into one file, `_static/book-<hash>.css` beside the page,
+  named by its content (so a changed style is never served from a stale cache). `@import` is inlined,
+  `url(...)` rewritten to stay correct from the new place, source-map comments dropped. Pages that load
+  the same stylesheets share one file (pages with math load the one that holds KaTeX's stylesheet, the others
+  one without it). Each part starts with a comment naming the file it came from.
+- leaves out of that file the rules no page can use: a rule goes only when each of its selectors names a
+  class that appears in no page and no script of the site (as any word at all: so a class a script adds
+  stays). Most of the themes' CSS is Bootstrap's and Font Awesome's, for classes this book never uses:
+  the joined file falls from about 100 KB to about 31 KB gzipped. Selectors inside :not(), :is(), :has()
+  and attribute values are not judged (a missing class there can widen a match, not narrow it).
+
+The head's scripts stay where Sphinx put them, in the head: moved to the end of the body they let the
+first paint come before the theme's scripts had run, and a formula could then move by a pixel (seen once in
+the browser test with the CPU slowed 4x). But each run of adjacent plain ones (this site's files and inline
+code, no attribute of their own) is joined into one file, `_static/book-<hash>.js`, in their order: a chapter
+page fetched eight small scripts before it could paint, one round trip each on a phone (Lighthouse: FCP
+2.0 -> 1.4 s on en/06). The search page keeps its own.
+
+The pages with math also get KaTeX's fonts before the first paint, and every page paints once its first
+screen is parsed (see the sections below).
+
+Nothing here changes what a page shows or does: tests/test_site.py checks the rewriting, the browser tests
+check the pages (their styles, toggles, copy buttons, explorers, console errors).
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import os
+import re
+from pathlib import Path
+
+HEAD_END = "</head>"
+STYLESHEET = re.compile(r'[ \t]*<link\b(?=[^>]*\brel="stylesheet")[^>]*\bhref="([^"]+)"[^>]*>\n?')
+IMPORT = re.compile(r"""@import\s+(?:url\(\s*)?(["']?)([^"')\s]+)\1\s*\)?\s*;""")
+URL = re.compile(r"""url\(\s*(["']?)(.*?)\1\s*\)""")
+SOURCE_MAP = re.compile(r"/\*[#@]\s*sourceMappingURL=[^*]*\*/")
+SOURCE_MAP_LINE = re.compile(r"^//[#@]\s*sourceMappingURL=.*$", re.M)
+CHARSET = re.compile(r'@charset\s+"[^"]*"\s*;')
+
+
+class BundleError(Exception):
+    pass
+
+
+WORD = re.compile(r"[A-Za-z_][\w-]*")
+CLASS = re.compile(r"\.((?:\\.|[\w-])+)")
+# parts of a selector whose classes are not judged: functional pseudo-classes' arguments, attribute tests
+NOT_JUDGED = re.compile(r"\([^()]*\)|\[[^\]]*\]")
+
+
+def site_words(site: Path) -> set[str]:
+    """Every word of every page and script of the site: the classes a page or a script can use."""
+    words: set[str] = set()
+    for path in site.rglob("*"):
+        if path.suffix in (".html", ".js") and path.is_file():
+            words.update(WORD.findall(path.read_text(encoding="utf-8", errors="replace")))
+    return words
+
+
+def selector_used(selector: str, words: set[str]) -> bool:
+    while NOT_JUDGED.search(selector):  # nested parentheses, innermost first
+        selector = NOT_JUDGED.sub("", selector)
+    return all(re.sub(r"\\(.)", r"\1", name) in words for name in CLASS.findall(selector))
+
+
+def split_selectors(prelude: str) -> list[str]:
+    """A selector list split at its top-level commas (not those inside :is(a, b) or [x="a,b"])."""
+    parts, depth, start, quote = [], 0, 0, ""
+    for i, ch in enumerate(prelude):
+        if quote:
+            quote = "" if ch == quote and prelude[i - 1] != "\\" else quote
+        elif ch in "\"'":
+            quote = ch
+        elif ch in "([":
+            depth += 1
+        elif ch in ")]":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            parts.append(prelude[start:i])
+            start = i + 1
+    return [*parts, prelude[start:]]
+
+
+# at-rules whose blocks hold rules (purged inside); any other at-rule (@font-face, @keyframes...) is kept
+GROUPING = ("media", "supports", "layer", "container", "document")
+
+
+def purge(css: str, words: set[str]) -> str:
+    """`css` without the rules that no page of the site can match (see the module's docstring)."""
+    import tinycss2
+
+    def walk(nodes) -> str:
+        out = []
+        for node in nodes:
+            if node.type == "qualified-rule":
+                selectors = [s for s in split_selectors(tinycss2.serialize(node.prelude)) if selector_used(s, words)]
+                if selectors:
+                    out.append(",".join(s.strip() for s in selectors) + "{" + tinycss2.serialize(node.content) + "}")
+            elif node.type == "at-rule" and node.lower_at_keyword in GROUPING and node.content is not None:
+                inner = walk(tinycss2.parse_rule_list(node.content, skip_comments=True, skip_whitespace=True))
+                if inner or node.lower_at_keyword == "layer":
+                    out.append(f"@{node.at_keyword}{tinycss2.serialize(node.prelude)}{{{inner}}}")
+            elif node.type == "at-rule":
+                out.append(node.serialize())
+            elif node.type == "error":
+                raise BundleError(f"CSS the bundler cannot parse: {node.message}")
+        return "\n".join(out)
+
+    return walk(tinycss2.parse_stylesheet(css, skip_comments=True, skip_whitespace=True))
+
+
+def local(href: str) -> str | None:
+    """The path part of a stylesheet's href on this site, or None for another site's (left alone)."""
+    if re.match(r"^[a-z][a-z0-9+.-]*:|^//", href, re.I):
+        return None
+    return href.split("#", 1)[0].split("?", 1)[0]
+
+
+def css_from(path: Path, target_dir: Path, stack: tuple[Path, ...] = ()) -> str:
+    """The text of stylesheet `path` as it must read from a file in `target_dir`: imports inlined, every
+    relative url() pointing at the same file as before, source-map comments and @charset dropped."""
+    path = path.resolve()
+    if path in stack:
+        raise BundleError(f"{path}: @import cycle through {' -> '.join(p.name for p in stack)}")
+    if not path.is_file():
+        raise BundleError(f"{path}: a page links this stylesheet but the site has no such file")
+    text = path.read_text(encoding="utf-8")
+
+    def rebase(match: re.Match) -> str:
+        quote, ref = match.group(1), match.group(2)
+        if not ref or ref.startswith(("data:", "#", "/")) or local(ref) is None:
+            return match.group(0)
+        cut = min((i for i in (ref.find("?"), ref.find("#")) if i >= 0), default=len(ref))
+        moved = os.path.relpath(path.parent / ref[:cut], target_dir).replace(os.sep, "/")
+        return f"url({quote}{moved}{ref[cut:]}{quote})"
+
+    text = SOURCE_MAP.sub("", CHARSET.sub("", text))
+    # IMPORT.split gives [text, quote, href, text, quote, href, ..., text]: an imported file's urls are
+    # rebased from its own folder
+    parts = IMPORT.split(text)
+    out = []
+    for i in range(0, len(parts), 3):
+        out.append(URL.sub(rebase, parts[i]))
+        if i + 2 < len(parts):
+            out.append(css_from(path.parent / local(parts[i + 2]), target_dir, (*stack, path)))
+    return "".join(out)
+
+
+# The first paint waits until the parser has read what a first screen shows (`<link rel=expect
+# blocking=render>`, chromium 124 and later; other browsers ignore it): the page's title, its introduction and
+# its first section, up to where its second section starts. With one stylesheet the first paint could come
+# while the parser was still inside the header or a formula, and the header's buttons or the formula then
+# moved as the rest arrived (layout shifts of 0.002-0.004 at 4x CPU, in one load out of 5 to 25). What
+# lies further down may still arrive after the first paint: it is off the screen, where nothing counts as moving.
+SECTION_ID = re.compile(r'<section\b[^>]*\bid="([^"]+)"')
+HEADER_END = "jb-print-docs-body"  # sphinx-book-theme's print container, right after the article's header
+
+
+def first_screen_end(body: str) -> str | None:
+    """The id of the page's third section (its title's, its first section's, then this one), or the last
+    section's, or the element after the header; None when the page has none of these."""
+    ids = SECTION_ID.findall(body)
+    if ids:
+        return ids[min(2, len(ids) - 1)]
+    return HEADER_END if f'id="{HEADER_END}"' in body else None
+
+
+PRELOAD = re.compile(r'<link rel="preload" href="([^"]+)" as="font"[^>]*>\n?')
+
+
+def page_fonts(page: Path, css: Path, katex: dict) -> dict[str, tuple[str, str, str, Path, set[str]]]:
+    """The KaTeX font files that the formulas of `page` use, name -> (family, weight, style, file, the
+    characters shown in it); `css` is KaTeX's stylesheet as the page links it, `katex` a cache of its rules."""
+    if css not in katex:
+        katex[css] = katex_font_rules(css_from(css, css.parent))
+    rules, faces = katex[css]
+    used = katex_faces(page.read_text(encoding="utf-8").split(HEAD_END, 1)[-1], rules)
+    missing = set(used) - set(faces)
+    if missing:
+        raise BundleError(f"{page.name}: its formulas use fonts KaTeX's stylesheet has no @font-face for: {sorted(missing)}")
+    found = {}
+    for face, chars in used.items():
+        path = (css.parent / faces[face].split("?")[0]).resolve()
+        found[path.name] = (*face, path, chars)
+    return found
+
+
+def bundle_page(page: Path, bundles: dict[tuple, str], words: set[str], fonts: tuple[str, set[str]] | None = None,
+                scripts: dict | None = None) -> str:
+    """The page's HTML with its head's stylesheets joined into one file (written if new). A page that loads
+    KaTeX's stylesheet also runs `fonts` = (the fonts script's path from the page's folder, the font files it
+    holds) before that file, and loses the preloads of those fonts (it has them already)."""
+    html = page.read_text(encoding="utf-8")
+    if HEAD_END not in html:
+        return html
+    head, rest = html.split(HEAD_END, 1)
+    links = [(m, local(m.group(1))) for m in STYLESHEET.finditer(head)]
+    joined = [(m, path) for m, path in links if path]
+    if len(joined) > 1 and len(joined) == len(links):  # another site's stylesheet: order unknowable, left as is
+        files = tuple(str((page.parent / path).resolve()) for _, path in joined)
+        if files not in bundles:
+            static = page.parent / "_static"
+            text = "".join(f"/* {os.path.relpath(f, page.parent)} */\n{purge(css_from(Path(f), static), words)}\n"
+                           for f in files)
+            name = f"book-{hashlib.sha256(text.encode()).hexdigest()[:12]}.css"
+            (static / name).write_text(text, encoding="utf-8")
+            bundles[files] = f"_static/{name}"
+        first = joined[0][0]
+        replaced = f'<link rel="stylesheet" type="text/css" href="{bundles[files]}" />\n'
+        expect = first_screen_end(rest)
+        if expect:
+            replaced += f'<link rel="expect" href="#{expect}" blocking="render" />\n'
+        math = fonts is not None and any(Path(f).name == "katex.min.css" for f in files)
+        if math:
+            replaced = f'<script src="{fonts[0]}"></script>\n' + replaced
+        for m, _ in reversed(joined):  # from the end, so earlier offsets stay valid
+            head = head[:m.start()] + (replaced if m is first else "") + head[m.end():]
+        if math:
+            head = PRELOAD.sub(lambda m: "" if Path(m.group(1).split("?")[0]).name in fonts[1] else m.group(0), head)
+        if page.name != "search.html":  # the search page keeps its scripts as Sphinx names them (its tests do)
+            head = join_scripts(head, page.parent, scripts if scripts is not None else {})
+    return head + HEAD_END + rest
+
+
+# A script of the head that can be joined to its neighbours: a plain one, this site's file or inline code (a
+# script with any other attribute keeps its tag: defer, async, a type, or data-* that it reads from its own tag
+# through document.currentScript, as sphinx-design's design-tabs.js does).
+SCRIPT = re.compile(r'[ \t]*<script(?: src="(?P<src>[^"]+)")?>(?P<body>.*?)</script>\n?', re.S)
+
+
+def join_scripts(head: str, folder: Path, joined: dict[tuple[str, ...], str]) -> str:
+    """The head with each run of two or more adjacent plain scripts, one of them at least a file, replaced by
+    one file of them all, `_static/book-<hash>.js`, in their order (pages with the same run share the file):
+    one request before the first paint instead of eight. The scripts run as before, one after the other,
+    before the page is parsed further; only a "use strict" that opened a file no longer applies to it."""
+    runs: list[list[re.Match]] = []
+    for m in SCRIPT.finditer(head):
+        src = m.group("src")
+        if src is not None and (local(src) is None or m.group("body").strip()):
+            runs.append([])  # another site's script: a barrier
+            continue
+        if runs and runs[-1] and head[runs[-1][-1].end():m.start()].strip() == "":
+            runs[-1].append(m)
+        else:
+            runs.append([m])
+    for run in reversed([r for r in runs if len(r) > 1 and any(m.group("src") for m in r)]):
+        parts = []
+        for m in run:
+            if m.group("src"):
+                path = (folder / local(m.group("src"))).resolve()
+                if not path.is_file():
+                    raise BundleError(f"{path}: a page runs this script but the site has no such file")
+                parts.append((m.group("src").split("?")[0], SOURCE_MAP_LINE.sub("", path.read_text(encoding="utf-8"))))
+            else:
+                parts.append(("inline", m.group("body")))
+        key = tuple(text for _, text in parts)
+        if key not in joined:
+            text = "".join(f"/* {name} */\n{body.strip()}\n;\n" for name, body in parts)
+            name = f"_static/book-{hashlib.sha256(text.encode()).hexdigest()[:12]}.js"
+            (folder / name).write_text(text, encoding="utf-8")
+            joined[key] = name
+        head = head[:run[0].start()] + f'<script src="{joined[key]}"></script>\n' + head[run[-1].end():]
+    return head
+
+
+def bundle_site(site: Path, font_sources: Path | None = None) -> dict:
+    """Rewrites every page of each language folder of `site`; returns what it did (for the build's report).
+    `font_sources`: the folder of KaTeX's fonts as TrueType (node_modules/katex/dist/fonts; the site serves only
+    their woff2), by default beside the woff2 files."""
+    counts: dict = {"pages": 0, "bundles": 0}
+    words = site_words(site)
+    katex: dict = {}
+    for lang_dir in sorted(p for p in site.iterdir() if p.is_dir() and (p / "_static").is_dir()):
+        bundles: dict[tuple, str] = {}
+        scripts: dict[tuple[str, ...], str] = {}
+        pages = sorted(lang_dir.glob("*.html"))
+        # the fonts of every formula of the folder's pages, in one script that all its math pages share (a few
+        # KB more on some page, one file in the browser's cache)
+        faces: dict[str, tuple[str, str, str, Path, set[str]]] = {}
+        for page in pages:
+            for m in STYLESHEET.finditer(page.read_text(encoding="utf-8").split(HEAD_END, 1)[0]):
+                path = local(m.group(1))
+                if path and Path(path).name == "katex.min.css":
+                    for name, (*face, chars) in page_fonts(page, (page.parent / path).resolve(), katex).items():
+                        faces[name] = (*face, faces[name][4] | chars if name in faces else set(chars))
+        fonts = None
+        if faces:
+            script = fonts_script(faces, font_sources)
+            name = f"_static/book-fonts-{hashlib.sha256(script.encode()).hexdigest()[:12]}.js"
+            (lang_dir / name).write_text(script, encoding="utf-8")
+            fonts = (name, set(faces))
+            counts["fonts"] = sorted(faces)
+        for page in pages:
+            text = bundle_page(page, bundles, words, fonts, scripts)
+            if text != page.read_text(encoding="utf-8"):
+                page.write_text(text, encoding="utf-8")
+                counts["pages"] += 1
+        counts["bundles"] += len(bundles)
+        counts["scripts"] = counts.get("scripts", 0) + len(scripts)
+    return counts
+
+
+# ---- KaTeX's fonts, ready before the first paint (issue 26) ---------------------------------------------
+# With one stylesheet a page can paint as soon as that file has arrived: before KaTeX's fonts, which the
+# browser asks for only once it lays a formula out. The formula is then laid out with a fallback font's
+# widths and moves when its own font comes (layout shift 0.0038 on en/05 at 4x CPU). A preload does not
+# help (it starts the download sooner but never holds the paint), nor do fonts written into the stylesheet as
+# data: URLs (chromium still loads those after the first layout: the same formula moved, by 0.0003). What
+# does: a script in the head, before the stylesheet, that hands the fonts to the browser as bytes
+# (`new FontFace(family, bytes)`, which chromium makes ready at once, before the body is even parsed).
+# The script is a file of its own, shared by a language's math pages and cached. Which fonts: those that the
+# formulas of the folder's pages use, worked out from KaTeX's own rules (font-family, -weight, -style, by
+# class) applied to every element of every formula, as the browser would. KaTeX's @font-face rules stay in
+# the stylesheet (for a reader without scripts, or a font no formula was seen to use); tests/test_browser.py
+# checks that no page then fetches a KaTeX font file.
+
+FONT_PROPS = ("font-family", "font-weight", "font-style")
+
+
+class _Selector:
+    """A selector of KaTeX's stylesheet as a list of (combinator, tag, classes), innermost last; only what
+    KaTeX's font rules use (classes, a tag, descendant and child combinators)."""
+
+    def __init__(self, text: str):
+        self.parts: list[tuple[str, str | None, frozenset[str]]] = []
+        combinator = " "
+        for token in re.findall(r">|[^\s>]+", text.strip()):
+            if token == ">":
+                combinator = ">"
+                continue
+            tag = re.match(r"^[a-z]+", token)
+            self.parts.append((combinator, tag.group(0) if tag else None, frozenset(re.findall(r"\.([\w-]+)", token))))
+            combinator = " "
+        self.plain = not re.search(r"[:\[*+~]", text)
+
+    @staticmethod
+    def _fits(part, element) -> bool:
+        return (part[1] is None or part[1] == element[0]) and part[2] <= element[1]
+
+    def matches(self, chain: list[tuple[str, frozenset[str]]]) -> bool:
+        """Whether the selector matches the last element of `chain` (its ancestors before it)."""
+        if not self.plain or not chain or not self._fits(self.parts[-1], chain[-1]):
+            return False
+
+        def rest(p: int, e: int) -> bool:  # parts[:p] against ancestors chain[:e]
+            if p == 0:
+                return True
+            child = self.parts[p][0] == ">"
+            for i in range(e - 1, -1, -1):
+                if self._fits(self.parts[p - 1], chain[i]) and rest(p - 1, i):
+                    return True
+                if child:
+                    return False
+            return False
+
+        return rest(len(self.parts) - 1, len(chain) - 1)
+
+
+def _declarations(content) -> dict[str, str]:
+    import tinycss2
+
+    found = {}
+    for d in tinycss2.parse_blocks_contents(content, skip_comments=True, skip_whitespace=True):
+        if d.type != "declaration":
+            continue
+        value = tinycss2.serialize(d.value).strip()
+        if d.lower_name == "font":  # KaTeX's only shorthand: `.katex{font:normal 1.21em KaTeX_Main,...}`
+            family = re.search(r"(KaTeX_\w+)", value)
+            found.update({"font-family": family.group(1) if family else "", "font-weight": "400",
+                          "font-style": "normal"})
+        elif d.lower_name in FONT_PROPS:
+            found[d.lower_name] = value.split(",")[0].strip().strip("\"'")
+    return found
+
+
+def katex_font_rules(css: str) -> tuple[list[tuple[_Selector, dict[str, str]]], dict[tuple[str, str, str], str]]:
+    """KaTeX's stylesheet as (the rules that set a font property, in order; the @font-face rules as
+    (family, weight, style) -> their woff2 file's url)."""
+    import tinycss2
+
+    rules, faces = [], {}
+    for node in tinycss2.parse_stylesheet(css, skip_comments=True, skip_whitespace=True):
+        if node.type == "qualified-rule":
+            found = {k: v for k, v in _declarations(node.content).items()}
+            if found:
+                rules += [(_Selector(s), found) for s in split_selectors(tinycss2.serialize(node.prelude))]
+        elif node.type == "at-rule" and node.lower_at_keyword == "font-face":
+            d = _declarations(node.content)
+            url = URL.search(tinycss2.serialize(node.content))
+            weight = "700" if d.get("font-weight") in ("700", "bold") else "400"
+            faces[(d.get("font-family", ""), weight, d.get("font-style", "normal"))] = url.group(2)
+    return rules, faces
+
+
+def katex_faces(html: str, rules) -> dict[tuple[str, str, str], set[str]]:
+    """The (family, weight, style) of every piece of text inside the page's formulas (class katex), with the
+    characters shown in it."""
+    from html.parser import HTMLParser
+
+    void = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
+    used: dict[tuple[str, str, str], set[str]] = {}
+
+    class Walk(HTMLParser):
+        def __init__(self):
+            super().__init__(convert_charrefs=True)
+            self.chain: list[tuple[str, frozenset[str]]] = []
+            self.fonts: list[dict[str, str] | None] = []  # None: outside any formula
+
+        def handle_starttag(self, tag, attrs):
+            classes = frozenset((dict(attrs).get("class") or "").split())
+            parent = self.fonts[-1] if self.fonts else None
+            if "katex-mathml" in classes:  # MathML for screen readers, clipped to nothing, in the browser's math font
+                parent = None
+            self.chain.append((tag, classes))
+            font = dict(parent) if parent is not None else ({} if "katex" in classes and "katex-mathml" not in classes else None)
+            if font is not None:
+                for selector, declared in rules:
+                    if selector.matches(self.chain):
+                        font.update(declared)
+            self.fonts.append(font)
+            if tag in void:
+                self.handle_endtag(tag)
+
+        def handle_endtag(self, tag):
+            if tag in void and self.chain and self.chain[-1][0] != tag:
+                return
+            while self.chain:
+                popped = self.chain.pop()[0]
+                self.fonts.pop()
+                if popped == tag:
+                    break
+
+        def handle_data(self, data):
+            font = self.fonts[-1] if self.fonts else None
+            if font is not None and data.strip():
+                weight = "700" if font.get("font-weight") in ("700", "bold", "bolder") else "400"
+                face = (font.get("font-family", ""), weight, font.get("font-style", "normal"))
+                used.setdefault(face, set()).update(data)
+
+    walk = Walk()
+    for formula in formulas(html):
+        walk.feed(formula)
+    return used
+
+
+FORMULA = re.compile(r'<span class="katex(?:-display)?"')
+SPAN_TAG = re.compile(r"<(/?)span\b")
+
+
+def formulas(html: str):
+    """Each outermost `<span class="katex">` (or katex-display) of the page, whole: the rest of the page has
+    no formula to lay out, and reading only these is quicker."""
+    at = 0
+    while (start := FORMULA.search(html, at)) is not None:
+        depth = 0
+        for tag in SPAN_TAG.finditer(html, start.start()):
+            depth += -1 if tag.group(1) else 1
+            if depth == 0:
+                break
+        else:
+            raise BundleError("a formula's <span> is never closed")
+        at = html.index(">", tag.end()) + 1
+        yield html[start.start():at]
+
+
+# characters a font keeps whatever the formulas show: KaTeX's equation numbers are drawn by CSS ("(" counter ")")
+ALWAYS_KEPT = "0123456789()"
+
+
+def subset(source: Path, chars: set[str]) -> bytes:
+    """The font file `source` (TrueType) cut down to the glyphs of `chars` (fontTools, as OpenType/TrueType: the site has no
+    WOFF2 encoder, and the script's bytes are gzipped on the way anyway), without hinting. Kerning and ligatures
+    stay; so do the font's names, which hold its copyright and licence."""
+    import io
+
+    from fontTools import subset as fonttools_subset
+    from fontTools.ttLib import TTFont
+
+    font = TTFont(source)
+    options = fonttools_subset.Options()
+    options.name_IDs, options.name_languages, options.notdef_outline = ["*"], ["*"], True
+    options.flavor = None
+    options.hinting = False  # a third of each cut-down font; browsers draw formulas at text sizes without it
+    subsetter = fonttools_subset.Subsetter(options)
+    subsetter.populate(unicodes=sorted({ord(c) for c in chars | set(ALWAYS_KEPT)}))
+    subsetter.subset(font)
+    font.flavor = None
+    out = io.BytesIO()
+    font.save(out, reorderTables=False)
+    return out.getvalue()
+
+
+def fonts_script(faces: dict[str, tuple[str, str, str, Path, set[str]]], sources: Path | None = None) -> str:
+    """The script that adds each font (name -> (family, weight, style, file, the characters to keep)) to
+    document.fonts, cut down to those characters."""
+    lines = ["/* Written by tools/bundle.py: the KaTeX fonts (MIT licence, _vendor/katex/LICENSE) that this site's",
+             "   formulas use, cut down to the characters they show, given to the browser before the first paint. */",
+             "(() => {",
+             "  const bytes = s => Uint8Array.from(atob(s), c => c.charCodeAt(0));",
+             "  const add = (family, weight, style, data) => {",
+             "    try { document.fonts.add(new FontFace(family, bytes(data), {weight, style})); } catch (e) {}",
+             "  };"]
+    for name, (family, weight, style, path, chars) in sorted(faces.items()):
+        source = (sources / path.name if sources else path).with_suffix(".ttf")
+        if not source.is_file():
+            raise BundleError(f"{source}: missing (KaTeX's fonts as TrueType, which tools/bundle.py cuts down)")
+        data = base64.b64encode(subset(source, chars)).decode()
+        lines.append(f'  add({json.dumps(family)}, {json.dumps(weight)}, {json.dumps(style)}, "{data}");  // {name}')
+    return "\n".join([*lines, "})();", ""])
