@@ -11,16 +11,17 @@ os.environ["BOOK_EXPLORER_STATES"] = "all"
 # pytest-xdist hands whole files to its two workers (pytest.ini: --dist loadfile) in the order of the
 # collection (--no-loadscope-reorder; by default it would order files by their number of tests, which
 # put the few long files last, where one worker ran them while the other was idle). Longest first, so
-# that the many short files fill the gaps at the end. Seconds measured in one run on 2 cores (2026-11-23).
+# that the many short files fill the gaps at the end. Seconds of one worker, measured in a fresh clone's
+# make test on 2 cores (2026-11-25, junit times).
 LONGEST_FIRST = [
-    "tests/test_browser.py",  # ~290 s: every page in chromium (one module fixture)
-    "tests/test_exercises.py",  # ~80 s: 18 kernels (a student notebook's checks, then the exercise section)
-    "tests/test_colab_student.py",  # ~150 s: 18 student notebooks on Colab's versions (estimated)
-    "tests/test_notebooks.py",  # ~117 s: every chapter re-executed (two kernels at once)
-    "tests/test_colab.py",  # ~75 s: the 9 English full notebooks on Colab's versions (estimated, 2026-11-25)
-    "tests/test_site.py",  # ~55 s
-    "tests/test_grade.py",  # ~20 s: seven graded submissions (two kernels at once)
-    "tests/test_pdf.py",  # ~13 s: reads the PDFs
+    "tests/test_browser.py",  # ~345 s: every page in chromium (one module fixture)
+    "tests/test_site.py",  # ~100 s
+    "tests/test_colab.py",  # ~62 s: the 9 English full notebooks on Colab's versions
+    "tests/test_colab_student.py",  # ~60 s: the 9 Korean student notebooks on Colab's versions
+    "tests/test_notebooks.py",  # ~46 s: every English chapter re-executed on other kernels (two at once)
+    "tests/test_exercises.py",  # ~25 s: 18 kernels (a student notebook's checks, then the exercise section)
+    "tests/test_grade.py",  # ~19 s: seven graded submissions (two kernels at once)
+    "tests/test_pdf.py",  # ~15 s: reads the PDFs
 ]
 
 

@@ -361,10 +361,12 @@ def test_search_finds_a_word_whatever_follows_it(visitor, lang):
     page = visitor.context.new_page()
     try:
         page.goto(f"{visitor.base}{lang}/search.html?q={word}", wait_until="load")
-        page.wait_for_function("() => document.querySelector('#search-results p.search-summary') && "
-                               "!document.querySelector('#search-results .search-summary').textContent.includes('...')",
-                               timeout=30_000)
-        page.wait_for_timeout(300)
+        # the summary names the number of pages found only once every result is listed (Sphinx shows them
+        # one by one on a timer): wait for a digit, then for that many list items
+        page.wait_for_function("() => { const s = document.querySelector('#search-results p.search-summary'); "
+                               "const n = s && s.textContent.match(/\\d+/); "
+                               "return n && document.querySelectorAll('#search-results ul.search li').length "
+                               ">= Number(n[0]); }", timeout=30_000)
         found = page.evaluate("() => [...document.querySelectorAll('#search-results ul.search li > a')]"
                               ".map(a => new URL(a.href).pathname.split('/').pop())")
     finally:

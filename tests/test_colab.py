@@ -17,6 +17,7 @@ from tools.notebooks import numeric_settings
 # (tests/test_parity.py), and its Korean cells (set-up, figure labels, comments) run on Colab's versions in the
 # Korean student notebook (test_colab_student.py), which differs from it only in the exercises' answer cells.
 # Running it again cost about 8 s of a worker per chapter (72 s for nine chapters) and caught nothing more.
+# So each language runs on Colab's versions once: English as full notebooks here, Korean as student notebooks.
 @pytest.mark.parametrize("path", [p for p in reader_notebooks("notebooks") if p.parent.name == "en"],
                          ids=lambda p: str(p.relative_to(ROOT)))
 def test_run_all_completes_in_colab_with_the_stored_outputs(path):
