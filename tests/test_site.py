@@ -66,6 +66,13 @@ def stylesheets(page: Path) -> list[str]:
 
 
 def soup(path: Path) -> BeautifulSoup:
+    """The page parsed, once per version of the file: the tests here only read the tree (a chapter page takes
+    about half a second to parse, and eight tests read each page)."""
+    return _parsed(path, path.stat().st_mtime_ns)
+
+
+@cache
+def _parsed(path: Path, mtime_ns: int) -> BeautifulSoup:
     return BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
 
 
