@@ -46,6 +46,19 @@ def comments(source: str) -> list[str]:
 __all__ = ["EXECUTION_REPORT", "ROOT", "LANGS", "chapter_stems", "load", "figure_alt", "code_tokens", "comments", "parse", "chapters"]
 
 
+@pytest.fixture(scope="module")
+def one_thread():
+    """For a module of tiny tensors: one thread is faster than waking a pool of them for every operation, and
+    far faster on a busy machine, where idle pool threads compete for the cores. Modules ask for it with
+    `pytestmark = pytest.mark.usefixtures("one_thread")`."""
+    import torch
+
+    before = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(before)
+
+
 EXECUTION_REPORT = ROOT / "_build" / "execution-report.txt"
 BROWSER_REPORT = ROOT / "_build" / "browser-report.txt"
 _SESSION_START = [0.0]

@@ -61,14 +61,6 @@ def test_bad_numbers_are_refused_by_the_parser(argv, message, capsys):
     assert exit_.value.code == 2 and message in capsys.readouterr().err
 
 
-@pytest.fixture
-def one_thread():
-    before = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(before)
-
-
 def test_the_three_paths_share_weights_and_agree(one_thread):
     layers = {p: bench.build(p, 16, 2) for p in bench.PATHS}
     assert type(layers["fast"]).__name__ == "FastMultiHeadAttention" and type(layers["naive"]).__name__ == "MultiHeadAttention"

@@ -43,14 +43,7 @@ CASES = ([("self", t, t, m) for t in (1, 5) for m in ("none", "causal", "padding
 GRID = list(itertools.product(CONFIGS, BATCHES, SEEDS, CASES))
 
 
-@pytest.fixture(autouse=True, scope="module")
-def one_thread():
-    """The tensors here are tiny: one thread is faster than waking a pool of them for every operation,
-    and far faster on a busy machine, where idle pool threads compete for the cores."""
-    before = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(before)
+pytestmark = pytest.mark.usefixtures("one_thread")  # tests/conftest.py
 
 
 def cell_source(lang: str, marker: str, chapter: str = CHAPTER) -> str:

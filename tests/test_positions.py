@@ -36,12 +36,7 @@ MARKERS = ("def attention(", "def redraw_(", "def rope_angles(", "def rotate_hal
 LLAMA_SIZES = [(16, 4, 2, None), (12, 4, 2, 8), (12, 6, 6, None), (8, 2, 1, 4), (24, 6, 3, 16), (16, 8, 1, None)]
 
 
-@pytest.fixture(autouse=True, scope="module")
-def one_thread():
-    before = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(before)
+pytestmark = pytest.mark.usefixtures("one_thread")  # tests/conftest.py
 
 
 @functools.cache

@@ -56,12 +56,7 @@ def needs_transformers():
         pytest.fail(MISSING)
 
 
-@pytest.fixture(autouse=True, scope="module")
-def one_thread():
-    before = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(before)
+pytestmark = pytest.mark.usefixtures("one_thread")  # tests/conftest.py
 
 
 def fail_on(error: chapter_code.ChapterCodeError):
