@@ -274,12 +274,15 @@ MATH_FACTS = """() => [...document.querySelectorAll('article .katex-display')].m
 
 # Korean text at the narrowest phone width: every run of Hangul syllables (a word, or a word's stem before
 # punctuation) of the article (headings, paragraphs, lists, table cells, captions) that fits on a line
-# must sit on one line; a word split across two lines is listed with its element.
-KOREAN_BREAKS = """() => {
-  const article = document.querySelector('article.bd-article');
+# must sit on one line; a word split across two lines is listed with its element. Another part of a page:
+# {root, skip (selectors whose text is not read), visibleOnly} as the argument (the landing page's test).
+KOREAN_BREAKS = """(options) => {
+  const {root = 'article.bd-article', skip = 'pre, script, style, .katex, .highlight, .cell_output',
+         visibleOnly = false} = options || {};
+  const article = document.querySelector(root);
   if (!article) return {checked: 0, split: []};
   const walker = document.createTreeWalker(article, NodeFilter.SHOW_TEXT, {acceptNode: n =>
-    n.parentElement.closest('pre, script, style, .katex, .highlight, .cell_output') ? NodeFilter.FILTER_REJECT
+    n.parentElement.closest(skip) || (visibleOnly && !n.parentElement.checkVisibility()) ? NodeFilter.FILTER_REJECT
       : NodeFilter.FILTER_ACCEPT});
   let checked = 0; const split = [];
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {

@@ -29,7 +29,7 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 import yaml
-from browser_site import CHROMIUM, CHROMIUM_ARGS, INSTALL, PHONE, SiteServer, Visitor, browser_missing
+from browser_site import CHROMIUM, CHROMIUM_ARGS, INSTALL, KOREAN_BREAKS, PHONE, SiteServer, Visitor, browser_missing
 from conftest import LANGS, ROOT
 
 EXPLORER_MIME = "application/vnd.book.explorer+json"
@@ -551,24 +551,6 @@ def test_korean_breaks_lines_between_words(visitor, rel):
     assert korean["count"] == 0, f"{rel}: {korean['count']} Korean words split across lines at 360 px, e.g. {korean['split']}"
 
 
-# A Korean word split across two lines, in the element given (KOREAN_BREAKS of tests/browser_site.py, for any part)
-KOREAN_SPLIT = """(selector) => {
-  const root = document.querySelector(selector);
-  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT, {acceptNode: n =>
-    n.parentElement.closest('script, style, code') || !n.parentElement.checkVisibility() ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT});
-  let checked = 0; const split = [];
-  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-    for (const m of node.data.matchAll(/[\uAC00-\uD7A3]{2,}/g)) {
-      const range = document.createRange();
-      range.setStart(node, m.index); range.setEnd(node, m.index + m[0].length);
-      const rects = [...range.getClientRects()].filter(r => r.width > 0);
-      if (!rects.length) continue;
-      checked += 1;
-      if (new Set(rects.map(r => Math.round(r.top))).size > 1) split.push(m[0]);
-    }
-  }
-  return {checked, split};
-}"""
 LANDING_FACTS = """() => ({
   lang: document.documentElement.lang,
   shown: [...document.querySelectorAll('main > [lang]')].filter(e => e.checkVisibility()).map(e => e.lang),
@@ -602,7 +584,7 @@ def test_landing_page_reads_well_and_remembers_the_language(visitor, lang):
             assert facts["pressed"] == [f"{x}:{str(x == lang).lower()}" for x in LANGS], facts
             assert facts["overflow"] <= 0, f"{lang} at {width} px: {facts['overflow']} px wider than the screen"
             if lang == "ko":
-                korean = page.evaluate(KOREAN_SPLIT, "main")
+                korean = page.evaluate(KOREAN_BREAKS, {"root": "main", "skip": "script, style, code", "visibleOnly": True})
                 assert korean["checked"] > 100 and korean["split"] == [], f"at {width} px: words split {korean['split'][:10]}"
             if width != 360:
                 SCREENSHOTS.mkdir(parents=True, exist_ok=True)
