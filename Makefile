@@ -7,7 +7,7 @@
 #   make student    write the student notebooks (solutions removed) into student/<lang>/
 #   make serve      preview the built site on http://127.0.0.1:$(PORT)/
 #   make bench      time and memory of the book's attention vs PyTorch's, and of every chapter notebook
-#   make audit      Lighthouse scores of the built site (landing page and every chapter page)
+#   make audit      Lighthouse scores of the built site (landing page and every chapter page; PAGES=ko/07_cost.html)
 #   make lint       ruff over the tools, the tests and the notebooks' code
 #   make colab-venv .venv-colab with Colab's versions (requirements-colab.txt), for the Colab-faithful test
 #   make pdf        the PDF edition, both languages, and one handout per chapter, into _build/pdf/
@@ -126,7 +126,7 @@ bench: $(VENV_STAMP)
 # Audits the site as built (it builds nothing): serves _build/html on 127.0.0.1 and runs Lighthouse with
 # Debian's chromium (CHROME_PATH=/usr/bin/chromium, headless, no sandbox); see tools/audit.py.
 audit: built-site $(VENV_STAMP) $(LIGHTHOUSE)
-	$(PY) -m tools.audit
+	$(PY) -m tools.audit $(PAGES)
 
 built-site:
 	@test -f _build/html/index.html || { echo "error: no site in _build/html yet; run 'make book' first (make audit audits the site as built)"; exit 1; }

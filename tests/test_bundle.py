@@ -18,9 +18,11 @@ from tools.bundle import (
     fonts_script,
     katex_faces,
     katex_font_rules,
+    plain_token_classes,
     purge,
     selector_used,
     split_selectors,
+    unwrap_plain_tokens,
 )
 
 PAGE = """<!DOCTYPE html>
@@ -204,3 +206,52 @@ def test_a_math_page_runs_the_fonts_script_before_its_stylesheet_and_paints_afte
     assert 'rel="preload"' not in head  # the font is in the script
     assert first_screen_end('<section class="x" id="t"><section id="u">') == "u"
     assert first_screen_end('<div id="jb-print-docs-body">') == "jb-print-docs-body" and first_screen_end("") is None
+
+
+PYGMENTS = """html[data-theme="light"] .highlight{ background: #fefefe; color: #080808 }
+html[data-theme="light"] .highlight .n{ color: #080808 }
+html[data-theme="light"] .highlight .p{ color: #080808 }
+html[data-theme="light"] .highlight .k{ color: #0F1FA0; font-weight: bold }
+html[data-theme="light"] .highlight .o{ color: #00622F }
+html[data-theme="light"] .highlight .nb{ color: #080808 }
+html[data-theme="dark"] .highlight{ background: #2b2b2b; color: #F8F8F2 }
+html[data-theme="dark"] .highlight .n{ color: #F8F8F2 }
+html[data-theme="dark"] .highlight .p{ color: #f8f8f2 }
+html[data-theme="dark"] .highlight .nb{ color: #AAAAAA }
+html[data-theme="dark"] .highlight .s{ color: #F8F8F2; font-style: italic }
+.s{ color: #F8F8F2 }
+@media print{ .highlight .w{ color: red } }
+"""
+
+
+def test_plain_tokens_are_those_drawn_in_the_blocks_own_colour_in_every_theme():
+    plain, named = plain_token_classes(PYGMENTS)
+    # n and p: the block's colour in both themes (case of the hex aside); nb differs in the dark theme, k and s
+    # set more than a colour, o another colour; w is named only inside @media, so it is judged as named
+    assert plain == {"n", "p"}
+    assert {"n", "p", "k", "o", "nb", "s", "w"} <= named and "g" not in named
+
+
+def test_plain_token_spans_are_unwrapped_inside_code_blocks_only():
+    code = ('<div class="highlight"><pre><span></span><span class="k">def</span> <span class="nf">f</span>'
+            '<span class="p">(</span><span class="n">x</span><span class="p">):</span>\n'
+            '<span class="g g-Whitespace">    </span><span class="k">return</span> <span class="n">x</span>'
+            '<span class="o">&amp;</span><span class="n">y</span>\n</pre></div>')
+    body = f'<p><span class="n">outside</span></p>{code}<span class="p">kept</span>'
+    out = unwrap_plain_tokens(body, ({"n", "p"}, {"n", "p", "k", "o", "nf"}))
+    assert out == ('<p><span class="n">outside</span></p><div class="highlight"><pre><span class="k">def</span> '
+                   '<span class="nf">f</span>(x):\n    <span class="k">return</span> x<span class="o">&amp;</span>y'
+                   '\n</pre></div><span class="p">kept</span>')
+    # the text is the same, character for character
+    assert re.sub(r"<[^>]+>", "", out) == re.sub(r"<[^>]+>", "", body)
+    assert unwrap_plain_tokens(body, (set(), {"n"})) == body
+
+
+def test_a_site_page_loses_only_the_plain_spans_of_its_code(tmp_path):
+    code = ('<div class="highlight"><pre><span></span><span class="n">x</span> <span class="o">=</span> '
+            '<span class="k">None</span></pre></div>')
+    page = site(tmp_path, PAGE.replace('<p class="used">text</p>', f'<p class="used">text</p>{code}'))
+    (page.parent / "_static" / "z.css").write_text(PYGMENTS)
+    bundle_site(tmp_path)
+    assert ('<div class="highlight"><pre>x <span class="o">=</span> <span class="k">None</span></pre></div>'
+            in page.read_text())

@@ -17,6 +17,7 @@ import yaml
 from bs4 import BeautifulSoup
 from conftest import LANGS, ROOT, chapter_stems, chapters, parse
 
+from tools import bundle as bundle_module
 from tools import site
 
 SITE = ROOT / "_build" / "html"
@@ -352,6 +353,31 @@ def test_a_page_waits_for_one_stylesheet(lang):
     for bundle in bundles:
         size = len(gzip.compress(bundle.read_bytes()))
         assert size < 40_000, f"{bundle.name}: {size} bytes gzipped; the rules no page uses should be left out"
+
+
+@pytest.mark.parametrize("stem", chapter_stems())
+@pytest.mark.parametrize("lang", LANGS)
+def test_code_on_the_page_is_the_notebooks_code_with_few_elements(stem, lang):
+    """Each code cell shown is one of the full or student notebook's code cells, character for character, after
+    tools/bundle.py took the spans off the tokens drawn as plain text; no such span is left, and the page stays
+    under a DOM size that a phone lays out quickly (Lighthouse counts elements: chapter 6 had 14,600)."""
+    page = SITE / lang / f"{stem}.html"
+    doc = soup(page)
+    sources = set()
+    for path in (SITE / lang / "_sources" / f"{stem}.ipynb", ROOT / "student" / lang / f"{stem}.ipynb"):
+        cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+        sources |= {"".join(c["source"]).rstrip("\n") for c in cells if c["cell_type"] == "code"}
+    shown = [pre.get_text().rstrip("\n") for pre in doc.select("div.cell_input div.highlight pre")]
+    assert shown and not [code for code in shown if code not in sources], \
+        f"{lang}/{stem}: code on the page that is no cell of its notebooks: {[c[:80] for c in shown if c not in sources][:3]}"
+    bundle = page.parent / doc.find("link", rel="stylesheet")["href"]
+    plain = bundle_module.plain_token_classes(bundle.read_text(encoding="utf-8"))[0]
+    assert {"n", "p"} <= plain, f"{bundle.name}: names and punctuation are no longer drawn as plain text"
+    left = [span for pre in doc.select("div.highlight pre") for span in pre.find_all("span", class_=True)
+            if set(span["class"]) <= plain]
+    assert not left, f"{lang}/{stem}: {len(left)} spans drawn as plain text left in code, e.g. {left[:3]}"
+    elements = len(doc.find_all(True))
+    assert elements < 9_000, f"{lang}/{stem}: {elements} elements"
 
 
 @pytest.mark.parametrize("lang", LANGS)

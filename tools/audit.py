@@ -1,6 +1,8 @@
 """Lighthouse on the built site: a report, not a gate of `make test`.
 
     python -m tools.audit          # (make audit) the landing page and every chapter page of both languages
+    python -m tools.audit ko/06_multi_head_attention.html en/07_cost.html    # only these pages
+    make audit PAGES="ko/06_multi_head_attention.html"
 
 Serves _build/html on 127.0.0.1 (a free port, gzip like GitHub Pages: tools/serve.py), runs Lighthouse 12 (node_modules, pinned by
 package-lock.json) with Debian's chromium on each page (mobile, Lighthouse's default), and prints the four
@@ -50,7 +52,13 @@ def audit(url: str, out: Path) -> dict:
     return json.loads(out.read_text(encoding="utf-8"))
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
+    chosen = sys.argv[1:] if argv is None else argv
+    unknown = [p for p in chosen if p not in pages()]
+    if unknown:
+        print(f"error: no such page of the site: {', '.join(unknown)}; the pages are {', '.join(pages())}",
+              file=sys.stderr)
+        return 2
     if not (SITE / "index.html").is_file():
         print("error: no site in _build/html; run 'make book' first (make audit audits the site as built)", file=sys.stderr)
         return 2
@@ -66,7 +74,7 @@ def main() -> int:
     with SiteServer(SITE) as server:
         base = server.base
         print(f"{'page':<40}" + "".join(f"{c:>16}" for c in CATEGORIES))
-        for rel in pages():
+        for rel in chosen or pages():
             report = audit(base + rel, OUT / (rel.replace("/", "-").removesuffix(".html") + ".json"))
             scores = {c: report["categories"][c]["score"] for c in CATEGORIES}
             print(f"{rel:<40}" + "".join(f"{scores[c]:>16.2f}" for c in CATEGORIES))

@@ -23,8 +23,8 @@ code, no attribute of their own) is joined into one file, `_static/book-<hash>.j
 page fetched eight small scripts before it could paint, one round trip each on a phone (Lighthouse: FCP
 2.0 -> 1.4 s on en/06). The search page keeps its own.
 
-The pages with math also get KaTeX's fonts before the first paint, and every page paints once its first
-screen is parsed (see the sections below).
+The pages with math also get KaTeX's fonts before the first paint, every page paints once its first
+screen is parsed, and the tokens of code drawn as plain text lose their `<span>` (see the sections below).
 
 Nothing here changes what a page shows or does: tests/test_site.py checks the rewriting, the browser tests
 check the pages (their styles, toggles, copy buttons, explorers, console errors).
@@ -196,10 +196,12 @@ def page_fonts(page: Path, css: Path, katex: dict) -> dict[str, tuple[str, str, 
 
 
 def bundle_page(page: Path, bundles: dict[tuple, str], words: set[str], fonts: tuple[str, set[str]] | None = None,
-                scripts: dict | None = None) -> str:
+                scripts: dict | None = None, plain: dict[tuple, tuple] | None = None) -> str:
     """The page's HTML with its head's stylesheets joined into one file (written if new). A page that loads
     KaTeX's stylesheet also runs `fonts` = (the fonts script's path from the page's folder, the font files it
-    holds) before that file, and loses the preloads of those fonts (it has them already)."""
+    holds) before that file, and loses the preloads of those fonts (it has them already). The code's tokens
+    that the joined stylesheet shows as plain text lose their `<span>` (see unwrap_plain_tokens)."""
+    plain = {} if plain is None else plain
     html = page.read_text(encoding="utf-8")
     if HEAD_END not in html:
         return html
@@ -215,6 +217,7 @@ def bundle_page(page: Path, bundles: dict[tuple, str], words: set[str], fonts: t
             name = f"book-{hashlib.sha256(text.encode()).hexdigest()[:12]}.css"
             (static / name).write_text(text, encoding="utf-8")
             bundles[files] = f"_static/{name}"
+            plain[files] = plain_token_classes(text)
         first = joined[0][0]
         replaced = f'<link rel="stylesheet" type="text/css" href="{bundles[files]}" />\n'
         expect = first_screen_end(rest)
@@ -229,7 +232,75 @@ def bundle_page(page: Path, bundles: dict[tuple, str], words: set[str], fonts: t
             head = PRELOAD.sub(lambda m: "" if Path(m.group(1).split("?")[0]).name in fonts[1] else m.group(0), head)
         if page.name != "search.html":  # the search page keeps its scripts as Sphinx names them (its tests do)
             head = join_scripts(head, page.parent, scripts if scripts is not None else {})
+        rest = unwrap_plain_tokens(rest, plain.get(files))
     return head + HEAD_END + rest
+
+
+# ---- Code tokens drawn as plain text lose their <span> --------------------------------------------------
+# Pygments wraps every token of a code cell in a <span class="...">, names (n), punctuation (p) and spaces
+# (w) included, although the book's style draws those in the code block's own colour: chapter 6 had 14,600
+# elements, 10,800 of them in its code, and a phone spent 1.2 s on style and layout (Lighthouse: DOM size
+# and the main thread's work were its lowest audits). A token class counts as plain only if the page's own
+# stylesheet says so: every rule that names the class is `<theme> .highlight .<class>`, setting only a colour
+# equal to that theme's `.highlight` colour. The pass then drops those spans (and Pygments' empty leading
+# `<span></span>`) inside `<div class="highlight...">` blocks: the text, what a reader sees, what a copy
+# button copies and what a search finds are unchanged; tests/test_bundle.py checks all three facts.
+
+HIGHLIGHT_BLOCK = re.compile(r'(<div class="highlight[^"]*"><pre>)(.*?)(</pre>)', re.S)
+THEME_TOKEN = re.compile(r'^(html\[data-theme="(?:light|dark)"\] )?\.highlight \.([\w-]+)$')
+THEME_BASE = re.compile(r'^(html\[data-theme="(?:light|dark)"\] )?\.highlight$')
+
+
+def plain_token_classes(css: str) -> tuple[set[str], set[str]]:
+    """(the classes that a stylesheet draws exactly like the text of a `.highlight` block around them, every
+    class that a selector of the stylesheet names)."""
+    import tinycss2
+
+    base: dict[str, str] = {}   # theme prefix -> the colour of `.highlight` there
+    tokens: dict[str, list] = {}  # class -> [(theme prefix, declarations)] of its `.highlight .<class>` rules
+    others: set[str] = set()      # classes named by any other selector
+
+    def walk(nodes, media: bool) -> None:
+        for node in nodes:
+            if node.type == "at-rule" and node.content is not None and node.lower_at_keyword in GROUPING:
+                walk(tinycss2.parse_rule_list(node.content, skip_comments=True, skip_whitespace=True), True)
+            if node.type != "qualified-rule":
+                continue
+            decls = {d.lower_name: tinycss2.serialize(d.value).strip().lower()
+                     for d in tinycss2.parse_blocks_contents(node.content, skip_comments=True, skip_whitespace=True)
+                     if d.type == "declaration"}
+            for selector in split_selectors(tinycss2.serialize(node.prelude)):
+                selector = " ".join(selector.split())
+                token, whole = THEME_TOKEN.match(selector), THEME_BASE.match(selector)
+                if whole and not media and "color" in decls:
+                    base[whole.group(1) or ""] = decls["color"]
+                if token and not media:
+                    tokens.setdefault(token.group(2), []).append((token.group(1) or "", decls))
+                else:  # any other selector, or a token's rule that holds only in some media (print...)
+                    others.update(re.sub(r"\\(.)", r"\1", c) for c in CLASS.findall(selector))
+
+    walk(tinycss2.parse_stylesheet(css, skip_comments=True, skip_whitespace=True), False)
+    plain = {name for name, rules in tokens.items() if name not in others and all(
+        set(decls) == {"color"} and theme in base and decls["color"] == base[theme] for theme, decls in rules)}
+    return plain, set(tokens) | others
+
+
+def unwrap_plain_tokens(body: str, classes: tuple[set[str], set[str]] | None) -> str:
+    """`body` with Pygments' empty spans unwrapped inside code blocks, and the spans whose every class is
+    plain or named by no rule at all (like `g g-Whitespace`); `classes` as plain_token_classes gives them. No
+    other span is touched."""
+    if not classes or not classes[0]:
+        return body
+    plain, named = classes
+
+    def span(m: re.Match) -> str:
+        return m.group(2) if all(c in plain or c not in named for c in m.group(1).split()) else m.group(0)
+
+    def block(m: re.Match) -> str:
+        inner = re.sub(r'<span class="([^"]+)">([^<]*)</span>', span, m.group(2)).replace("<span></span>", "")
+        return m.group(1) + inner + m.group(3)
+
+    return HIGHLIGHT_BLOCK.sub(block, body)
 
 
 # A script of the head that can be joined to its neighbours: a plain one, this site's file or inline code (a
@@ -300,8 +371,9 @@ def bundle_site(site: Path, font_sources: Path | None = None) -> dict:
             (lang_dir / name).write_text(script, encoding="utf-8")
             fonts = (name, set(faces))
             counts["fonts"] = sorted(faces)
+        plain: dict[tuple, tuple] = {}
         for page in pages:
-            text = bundle_page(page, bundles, words, fonts, scripts)
+            text = bundle_page(page, bundles, words, fonts, scripts, plain)
             if text != page.read_text(encoding="utf-8"):
                 page.write_text(text, encoding="utf-8")
                 counts["pages"] += 1
