@@ -633,6 +633,58 @@ def test_twin_link_keeps_the_section(visitor, rel, section, how):
         page.close()
 
 
+SCROLLABLE_BLOCKS = """() => {
+  const blocks = ['pre', '.nboutput > .output_area', '.cell_output > .output', '.jp-RenderedHTMLCommon',
+                  '.pst-scrollable-table-container'].join(', ');
+  const sections = [...document.querySelectorAll('article.bd-article > section > section')];
+  return {
+    laidOut: sections.filter(s => s.firstElementChild.checkVisibility({contentVisibilityAuto: true})).length,
+    sections: sections.length,
+    blocks: [...document.querySelectorAll(blocks)].map(e => {
+      const s = e.closest('article.bd-article > section > section');
+      const skipped = !!s && !s.firstElementChild.checkVisibility({contentVisibilityAuto: true});
+      // measured here only where the page is laid out (measuring forces layout)
+      return {tab: e.tabIndex, skipped, scrolls: skipped ? null : e.scrollWidth > e.clientWidth || e.scrollHeight > e.clientHeight};
+    }),
+  };
+}"""
+
+
+@pytest.mark.parametrize("rel", ["ko/07_cost.html", "en/06_multi_head_attention.html"])
+def test_sections_are_laid_out_as_they_near_and_every_scrolling_block_takes_the_keyboard(visitor, rel):
+    """At 390 px a chapter page lays out only the sections near the screen (book.css, content-visibility); a
+    code block or output that scrolls sideways is focusable (tabIndex 0), so a keyboard can scroll it, one that
+    does not is not (-1): measured per section as the page lays it out (book_site.py's SCROLLABLE_FOCUS, which
+    replaces the theme's measuring of the whole page at load); a block not laid out yet counts as scrollable."""
+    if rel not in PAGES:
+        pytest.fail(f"{rel} is not in the site")
+    page = visitor.context.new_page()
+    try:
+        page.set_viewport_size(PHONE)
+        page.goto(f"{visitor.base}{rel}", wait_until="load")
+        page.wait_for_timeout(400)  # the measuring waits for the page's load; changes are measured 300 ms later
+        first = page.evaluate(SCROLLABLE_BLOCKS)
+        assert 0 < first["laidOut"] < first["sections"] / 2, f"{rel}: {first['laidOut']} of {first['sections']} sections laid out at load"
+        waiting = [b for b in first["blocks"] if b["skipped"]]
+        assert waiting and all(b["tab"] == 0 for b in waiting), f"{rel}: a block below the screen the keyboard skips"
+        # a reader scrolls through the page, a screen at a time
+        page.evaluate("async () => { while (innerHeight + scrollY < document.documentElement.scrollHeight - 2) {"
+                      " scrollBy(0, innerHeight); await new Promise(r => requestAnimationFrame(() => setTimeout(r, 30))); } }")
+        page.evaluate("window.scrollTo(0, 0)")
+        page.wait_for_timeout(400)
+        page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")  # every section laid out once
+        page.evaluate("() => document.querySelectorAll('article.bd-article > section > section').forEach(s => "
+                      "s.style.contentVisibility = 'visible')")  # to measure every block here
+        page.wait_for_timeout(100)
+        last = page.evaluate(SCROLLABLE_BLOCKS)
+        wrong = [b for b in last["blocks"] if b["tab"] != (0 if b["scrolls"] else -1)]
+        assert not wrong, f"{rel}: {len(wrong)} blocks whose tabIndex does not say whether they scroll: {wrong[:3]}"
+        scrolls = sum(b["scrolls"] for b in last["blocks"])
+        assert 0 < scrolls < len(last["blocks"]), f"{rel}: {scrolls} of {len(last['blocks'])} blocks scroll"
+    finally:
+        page.close()
+
+
 @pytest.mark.parametrize("rel", sorted(SCREENSHOT_PAGES) or ["(no chapter page)"])
 def test_phone_screenshot_of_a_chapter(visitor, rel):
     """Screenshots at 390 px of the page's top, its first wide code block and its first table, for a person
@@ -822,6 +874,8 @@ def _write_report(visitor: Visitor) -> None:
     REPORT.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
+LAY_OUT_ALL = "article.bd-article > section > section { content-visibility: visible !important; }"
+
 # What a reader can see of the exercises before opening anything: the exercise and the cell the learner
 # starts from, but no solution code, no "correct!" and no explanation.
 SOLUTIONS = """() => [...document.querySelectorAll('div.solution')].map(box => {
@@ -845,6 +899,9 @@ def test_solutions_stay_folded_until_opened(visitor, rel):
     try:
         page.goto(visitor.base + rel, wait_until="load", timeout=30_000)
         page.wait_for_timeout(300)  # sphinx-togglebutton folds the boxes on DOMContentLoaded
+        # every section laid out, as when the reader reaches it (innerText, which leaves out what is hidden, reads
+        # '' in a section the browser has not laid out yet: content-visibility, book.css)
+        page.add_style_tag(content=LAY_OUT_ALL)
         boxes = page.evaluate(SOLUTIONS)
         assert len(boxes) >= 3, f"{rel}: {len(boxes)} solution boxes"
         word = {"ko": "풀이", "en": "Solution"}[lang]

@@ -12,6 +12,8 @@
   own outline, taken from that same fontawesome.js at build time, so the icons stay the theme's.
 - Figures: each image of a page links to itself, so that a tap opens it full size (book.css sizes it to the
   column; the link shows a zoom cursor).
+- Scrollable blocks: the theme's measuring of which code blocks and outputs scroll (to make those focusable)
+  is done per section, as the page lays each out (SCROLLABLE_FOCUS), not for the whole page at load.
 - Search: the theme loads searchtools.js, language_data.js and the whole searchindex.js in every page's head
   (render-blocking) for an inline search that is off. Only the search page loads them now; the search field
   of every page still opens the search page with the query.
@@ -53,6 +55,74 @@ TWIN_ANCHOR = """(() => {
   };
   for (const type of ['pointerdown', 'focusin', 'click']) document.addEventListener(type, update, true);
 })();"""
+
+
+# The theme makes each code block, output and table that scrolls focusable (tabIndex 0), so that a keyboard can
+# scroll it, and the others not (-1). It measured every one of them once the page had loaded, and again after any
+# change to the page: on a chapter page that lays out the whole page at once, sections below the screen included
+# (which book.css lets the browser leave for later: content-visibility: auto), a quarter of a second of main
+# thread on a laptop (Lighthouse, ko/07 with the CPU busy: blocking time 150 ms -> 25 ms without it). This does
+# the same work per section: a block is measured when its section is laid out (on screen or near it), and
+# again on a resize or a change of the page, only where the page is laid out. Until then a block below counts as
+# scrollable (tabIndex 0): the keyboard never skips one that scrolls; Tab onto it lays its section out, which
+# corrects it. The theme's own call is taken out of its script (patch_theme_script below).
+SCROLLABLE_FOCUS = """(() => {
+  const blocks = ['pre', '.nboutput > .output_area', '.cell_output > .output', '.jp-RenderedHTMLCommon',
+                  '.pst-scrollable-table-container'].join(', ');
+  const lazy = 'article.bd-article > section > section';
+  const measure = e => {
+    e.tabIndex = e.scrollWidth > e.clientWidth || e.scrollHeight > e.clientHeight ? 0 : -1;
+    e.dataset.bookMeasured = '';
+  };
+  // whether the browser has laid out the section's contents (a section with content-visibility: auto is itself
+  // always laid out: its children say whether their layout is being skipped)
+  const laidOut = s => !s.firstElementChild || s.firstElementChild.checkVisibility({contentVisibilityAuto: true});
+  const update = () => {
+    for (const e of document.querySelectorAll(blocks)) {
+      const s = e.closest(lazy);
+      if (!s || laidOut(s)) measure(e); else if (!e.hasAttribute('data-book-measured')) e.tabIndex = 0;
+    }
+  };
+  let timer = null;
+  const later = () => { clearTimeout(timer); timer = setTimeout(update, 300); };
+  const start = () => {
+    for (const s of document.querySelectorAll(lazy)) {
+      s.addEventListener('contentvisibilityautostatechange', ev => {
+        if (!ev.skipped) s.querySelectorAll(blocks).forEach(measure);
+      });
+    }
+    update();
+    addEventListener('resize', later);
+    const main = document.getElementById('main-content');
+    if (main) new MutationObserver(later).observe(main, {subtree: true, childList: true});
+  };
+  if (document.readyState === 'complete') start(); else addEventListener('load', start);
+})();"""
+
+# the theme's call of its own measuring function, in pydata-sphinx-theme 0.17.1's built script
+THEME_SCROLLABLE_CALL = '"complete"===document.readyState?I():window.addEventListener("load",I)'
+THEME_SCRIPT = Path("_static") / "scripts" / "pydata-sphinx-theme.js"
+
+
+def patch_theme_script(text: str) -> str:
+    """The theme's script without its own measuring of scrollable blocks (SCROLLABLE_FOCUS does it)."""
+    if THEME_SCROLLABLE_CALL not in text:
+        if "book_site: SCROLLABLE_FOCUS" in text:  # patched by an earlier build
+            return text
+        raise RuntimeError(f"{THEME_SCRIPT}: the call {THEME_SCROLLABLE_CALL!r} is not in this version of "
+                           "pydata-sphinx-theme; update THEME_SCROLLABLE_CALL in book/_ext/book_site.py "
+                           "(SCROLLABLE_FOCUS replaces what that call did)")
+    return text.replace(THEME_SCROLLABLE_CALL, "void I/* book_site: SCROLLABLE_FOCUS */")
+
+
+def _patch_theme_script(app, exception) -> None:
+    if exception is not None or app.builder.format != "html":
+        return
+    path = Path(app.outdir) / THEME_SCRIPT
+    text = path.read_text(encoding="utf-8")
+    patched = patch_theme_script(text)
+    if patched != text:
+        path.write_text(patched, encoding="utf-8")
 
 
 def _header_buttons(app, pagename, templatename, context, doctree) -> None:
@@ -196,6 +266,8 @@ def setup(app):
     app.connect("builder-inited", _filters)
     app.connect("build-finished", _write_icons)
     app.add_js_file("", body=TWIN_ANCHOR)  # "" not None: see book_i18n.py
+    app.add_js_file("", body=SCROLLABLE_FOCUS)
+    app.connect("build-finished", _patch_theme_script)
     # after sphinx-book-theme has added its buttons (priority 501)
     app.connect("html-page-context", _header_buttons, priority=600)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
