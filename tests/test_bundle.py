@@ -255,3 +255,11 @@ def test_a_site_page_loses_only_the_plain_spans_of_its_code(tmp_path):
     bundle_site(tmp_path)
     assert ('<div class="highlight"><pre>x <span class="o">=</span> <span class="k">None</span></pre></div>'
             in page.read_text())
+
+
+def test_the_tabs_script_stays_only_on_a_page_with_tabs(tmp_path):
+    tabs = '<script data-sd-tabs-storage-prefix="sphinx-design-tab-id-" src="_static/design-tabs.js?v=1"></script>\n'
+    page = site(tmp_path, PAGE.replace("<link rel=\"canonical\"", tabs + "<link rel=\"canonical\""))
+    assert "design-tabs.js" not in bundle_page(page, {}, {"used"})
+    page.write_text(page.read_text().replace('<p class="used">', '<div class="sd-tab-set"></div><p class="used">'))
+    assert bundle_page(page, {}, {"used"}).count("design-tabs.js") == 1

@@ -175,6 +175,9 @@ def first_screen_end(body: str) -> str | None:
     return HEADER_END if f'id="{HEADER_END}"' in body else None
 
 
+# sphinx-design adds its tabs' script to every page; it does nothing on a page without a tab set, yet the page
+# waited for it before it could paint (it reads an attribute of its own tag, so it is not joined to the others)
+DESIGN_TABS = re.compile(r'[ \t]*<script\b[^>]*\bsrc="[^"]*_static/design-tabs\.js[^"]*"[^>]*></script>\n?')
 PRELOAD = re.compile(r'<link rel="preload" href="([^"]+)" as="font"[^>]*>\n?')
 
 
@@ -230,6 +233,8 @@ def bundle_page(page: Path, bundles: dict[tuple, str], words: set[str], fonts: t
             head = head[:m.start()] + (replaced if m is first else "") + head[m.end():]
         if math:
             head = PRELOAD.sub(lambda m: "" if Path(m.group(1).split("?")[0]).name in fonts[1] else m.group(0), head)
+        if "sd-tab-set" not in rest:  # sphinx-design's tab script, on a page without tabs: one request less
+            head = DESIGN_TABS.sub("", head)
         if page.name != "search.html":  # the search page keeps its scripts as Sphinx names them (its tests do)
             head = join_scripts(head, page.parent, scripts if scripts is not None else {})
         rest = unwrap_plain_tokens(rest, plain.get(files))
