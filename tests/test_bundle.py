@@ -66,15 +66,10 @@ def test_a_page_loads_one_stylesheet_in_the_same_order(tmp_path):
     html = bundle_page(page, {}, {"used", "html", "body"})
     head, body = html.split("</head>")
     assert head.count('rel="stylesheet"') == 1 and '<link rel="canonical"' in head
-    # the head's plain scripts, a file and the inline code after it, run from one file in their order; the
-    # theme's inline script (an attribute of its own) and the body's deferred script stay as they were
-    joined = re.search(r'<script src="(_static/book-[0-9a-f]{12}\.js)"></script>\n', head)
-    assert joined and (page.parent / joined.group(1)).read_text() == (
-        '/* _static/documentation_options.js */\n"use strict";\nconst DOCUMENTATION_OPTIONS = {};\n;\n'
-        "/* inline */\nDOCUMENTATION_OPTIONS.pagename = 'x';\n;\n")
-    assert html.replace(re.search(r'<link rel="stylesheet"[^>]*>\n', html).group(0), "").replace(
-        joined.group(0), '<script src="_static/documentation_options.js?v=1"></script>\n'
-        "<script>DOCUMENTATION_OPTIONS.pagename = 'x';</script>\n") == re.sub(
+    # the head's scripts are as they were: one file and the page's own inline code after it (which stays inline,
+    # see the next test), the theme's inline script (an attribute of its own), the body's deferred script
+    assert not re.search(r'<script src="_static/book-[0-9a-f]{12}\.js">', head)
+    assert html.replace(re.search(r'<link rel="stylesheet"[^>]*>\n', html).group(0), "") == re.sub(
         r'<link (?:href="[^"]*" rel="stylesheet"|rel="stylesheet"[^>]*) />\n', "", PAGE)
     bundle = (page.parent / re.search(r'href="(_static/book-[0-9a-f]{12}\.css)"', head).group(1)).read_text()
     parts = [line for line in bundle.splitlines() if line.startswith("/* ")]
@@ -93,8 +88,8 @@ def test_pages_that_load_the_same_stylesheets_share_one_file(tmp_path):
     page = site(tmp_path)
     (page.parent / "y.html").write_text(PAGE.replace("'x'", "'y'"))
     counts = bundle_site(tmp_path)
-    # one stylesheet for both; their scripts differ (the page's name, inline), so each has its own
-    assert counts == {"pages": 2, "bundles": 1, "scripts": 2}
+    # one stylesheet for both; no script file (a run of one file, and the page's own inline code stays inline)
+    assert counts == {"pages": 2, "bundles": 1, "scripts": 0}
     assert len(list((page.parent / "_static").glob("book-*.css"))) == 1
     # a class a script adds is kept: the site's scripts count as much as its pages
     (page.parent / "_static" / "z.css").write_text(".from-script{padding:0}\n")
@@ -263,3 +258,22 @@ def test_the_tabs_script_stays_only_on_a_page_with_tabs(tmp_path):
     assert "design-tabs.js" not in bundle_page(page, {}, {"used"})
     page.write_text(page.read_text().replace('<p class="used">', '<div class="sd-tab-set"></div><p class="used">'))
     assert bundle_page(page, {}, {"used"}).count("design-tabs.js") == 1
+
+
+def test_adjacent_scripts_run_from_one_file_that_pages_share(tmp_path):
+    """A run of plain scripts in the head, files and inline code, runs from one file in its order; the inline
+    code after the run's last file (the page's own, such as its name) stays inline, so that pages share the
+    file."""
+    scripts = ('<script src="_static/documentation_options.js?v=1"></script>\n<script>var shared = 1;</script>\n'
+               '<script src="_static/late.js"></script>\n<script>DOCUMENTATION_OPTIONS.pagename = \'x\';</script>\n')
+    page = site(tmp_path, PAGE.replace('<script src="_static/documentation_options.js?v=1"></script>\n'
+                                       "<script>DOCUMENTATION_OPTIONS.pagename = 'x';</script>\n", scripts))
+    (page.parent / "y.html").write_text(page.read_text().replace("'x'", "'y'"))
+    assert bundle_site(tmp_path)["scripts"] == 1
+    for name in ("x", "y"):
+        head = (page.parent / f"{name}.html").read_text().split("</head>")[0]
+        joined = re.search(r'<script src="(_static/book-[0-9a-f]{12}\.js)"></script>\n'
+                           rf"<script>DOCUMENTATION_OPTIONS.pagename = '{name}';</script>\n", head)
+        assert joined and (page.parent / joined.group(1)).read_text() == (
+            '/* _static/documentation_options.js */\n"use strict";\nconst DOCUMENTATION_OPTIONS = {};\n;\n'
+            "/* inline */\nvar shared = 1;\n;\n/* _static/late.js */\ndocument.body.classList.add('from-script')\n;\n")

@@ -19,7 +19,8 @@ Sphinx, this pass:
 The head's scripts stay where Sphinx put them, in the head: moved to the end of the body they let the
 first paint come before the theme's scripts had run, and a formula could then move by a pixel (seen once in
 the browser test with the CPU slowed 4x). But each run of adjacent plain ones (this site's files and inline
-code, no attribute of their own) is joined into one file, `_static/book-<hash>.js`, in their order: a chapter
+code, no attribute of their own; the inline code after the run's last file stays inline, so that pages share
+the file) is joined into one file, `_static/book-<hash>.js`, in their order: a chapter
 page fetched eight small scripts before it could paint, one round trip each on a phone (Lighthouse: FCP
 2.0 -> 1.4 s on en/06). The search page keeps its own.
 
@@ -329,6 +330,10 @@ def join_scripts(head: str, folder: Path, joined: dict[tuple[str, ...], str]) ->
             runs[-1].append(m)
         else:
             runs.append([m])
+    # a run's inline scripts after its last file stay inline, where they are: they are small and often the
+    # page's own (DOCUMENTATION_OPTIONS.pagename), and in the file they would give every page a file of its own
+    runs = [run[:max(i for i, m in enumerate(run) if m.group("src")) + 1] if any(m.group("src") for m in run) else run
+            for run in runs]
     for run in reversed([r for r in runs if len(r) > 1 and any(m.group("src") for m in r)]):
         parts = []
         for m in run:
