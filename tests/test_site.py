@@ -380,6 +380,27 @@ def test_code_on_the_page_is_the_notebooks_code_with_few_elements(stem, lang):
     assert elements < 9_000, f"{lang}/{stem}: {elements} elements"
 
 
+def test_the_themes_script_leaves_measuring_scrollable_blocks_to_the_book():
+    """book/_ext/book_site.py takes the theme's load-time measuring of every scrollable block out of its script
+    (SCROLLABLE_FOCUS measures per section); a theme whose script no longer has that call stops the build."""
+    import sys
+
+    sys.path.insert(0, str(ROOT / "book" / "_ext"))
+    try:
+        import book_site
+    finally:
+        sys.path.remove(str(ROOT / "book" / "_ext"))
+    for lang in LANGS:
+        text = (SITE / lang / book_site.THEME_SCRIPT).read_text(encoding="utf-8")
+        assert book_site.THEME_SCROLLABLE_CALL not in text and "book_site: SCROLLABLE_FOCUS" in text, lang
+        assert book_site.patch_theme_script(text) == text  # a second build changes nothing
+        joined = [p for p in (SITE / lang / "_static").glob("book-*.js") if "contentvisibilityautostatechange"
+                  in p.read_text(encoding="utf-8")]
+        assert joined, f"{lang}: no page script measures scrollable blocks per section"
+    with pytest.raises(RuntimeError, match="THEME_SCROLLABLE_CALL"):
+        book_site.patch_theme_script("(()=>{})();")
+
+
 @pytest.mark.parametrize("lang", LANGS)
 def test_heavy_theme_scripts_are_not_loaded(lang):
     """No page loads Font Awesome's script (icons.css draws the icons); only the search page loads the search
