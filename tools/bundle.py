@@ -199,13 +199,13 @@ def page_fonts(page: Path, css: Path, katex: dict) -> dict[str, tuple[str, str, 
     return found
 
 
-def bundle_page(page: Path, bundles: dict[tuple, str], words: set[str], fonts: tuple[str, set[str]] | None = None,
-                scripts: dict | None = None, plain: dict[tuple, tuple] | None = None) -> str:
-    """The page's HTML with its head's stylesheets joined into one file (written if new). A page that loads
+def bundle_page(page: Path, bundles: dict[tuple, tuple[str, tuple]], words: set[str],
+                fonts: tuple[str, set[str]] | None = None, scripts: dict | None = None) -> str:
+    """The page's HTML with its head's stylesheets joined into one file (written if new; `bundles` keeps each
+    file made, by the files joined: its path from the page's folder and its plain token classes). A page that loads
     KaTeX's stylesheet also runs `fonts` = (the fonts script's path from the page's folder, the font files it
     holds) before that file, and loses the preloads of those fonts (it has them already). The code's tokens
     that the joined stylesheet shows as plain text lose their `<span>` (see unwrap_plain_tokens)."""
-    plain = {} if plain is None else plain
     html = page.read_text(encoding="utf-8")
     if HEAD_END not in html:
         return html
@@ -220,10 +220,10 @@ def bundle_page(page: Path, bundles: dict[tuple, str], words: set[str], fonts: t
                            for f in files)
             name = f"book-{hashlib.sha256(text.encode()).hexdigest()[:12]}.css"
             (static / name).write_text(text, encoding="utf-8")
-            bundles[files] = f"_static/{name}"
-            plain[files] = plain_token_classes(text)
+            bundles[files] = (f"_static/{name}", plain_token_classes(text))
+        href, plain = bundles[files]
         first = joined[0][0]
-        replaced = f'<link rel="stylesheet" type="text/css" href="{bundles[files]}" />\n'
+        replaced = f'<link rel="stylesheet" type="text/css" href="{href}" />\n'
         expect = first_screen_end(rest)
         if expect:
             replaced += f'<link rel="expect" href="#{expect}" blocking="render" />\n'
@@ -238,7 +238,7 @@ def bundle_page(page: Path, bundles: dict[tuple, str], words: set[str], fonts: t
             head = DESIGN_TABS.sub("", head)
         if page.name != "search.html":  # the search page keeps its scripts as Sphinx names them (its tests do)
             head = join_scripts(head, page.parent, scripts if scripts is not None else {})
-        rest = unwrap_plain_tokens(rest, plain.get(files))
+        rest = unwrap_plain_tokens(rest, plain)
     return head + HEAD_END + rest
 
 
@@ -249,8 +249,8 @@ def bundle_page(page: Path, bundles: dict[tuple, str], words: set[str], fonts: t
 # and the main thread's work were its lowest audits). A token class counts as plain only if the page's own
 # stylesheet says so: every rule that names the class is `<theme> .highlight .<class>`, setting only a colour
 # equal to that theme's `.highlight` colour. The pass then drops those spans (and Pygments' empty leading
-# `<span></span>`) inside `<div class="highlight...">` blocks: the text, what a reader sees, what a copy
-# button copies and what a search finds are unchanged; tests/test_bundle.py checks all three facts.
+# `<span></span>`) inside `<div class="highlight...">` blocks. The text is unchanged, character for character,
+# and so what a reader sees and copies (tests/test_bundle.py on made-up code, tests/test_site.py on the site).
 
 HIGHLIGHT_BLOCK = re.compile(r'(<div class="highlight[^"]*"><pre>)(.*?)(</pre>)', re.S)
 THEME_TOKEN = re.compile(r'^(html\[data-theme="(?:light|dark)"\] )?\.highlight \.([\w-]+)$')
@@ -291,11 +291,11 @@ def plain_token_classes(css: str) -> tuple[set[str], set[str]]:
     return plain, set(tokens) | others
 
 
-def unwrap_plain_tokens(body: str, classes: tuple[set[str], set[str]] | None) -> str:
+def unwrap_plain_tokens(body: str, classes: tuple[set[str], set[str]]) -> str:
     """`body` with Pygments' empty spans unwrapped inside code blocks, and the spans whose every class is
     plain or named by no rule at all (like `g g-Whitespace`); `classes` as plain_token_classes gives them. No
     other span is touched."""
-    if not classes or not classes[0]:
+    if not classes[0]:
         return body
     plain, named = classes
 
@@ -362,7 +362,7 @@ def bundle_site(site: Path, font_sources: Path | None = None) -> dict:
     words = site_words(site)
     katex: dict = {}
     for lang_dir in sorted(p for p in site.iterdir() if p.is_dir() and (p / "_static").is_dir()):
-        bundles: dict[tuple, str] = {}
+        bundles: dict[tuple, tuple[str, tuple]] = {}
         scripts: dict[tuple[str, ...], str] = {}
         pages = sorted(lang_dir.glob("*.html"))
         # the fonts of every formula of the folder's pages, in one script that all its math pages share (a few
@@ -381,9 +381,8 @@ def bundle_site(site: Path, font_sources: Path | None = None) -> dict:
             (lang_dir / name).write_text(script, encoding="utf-8")
             fonts = (name, set(faces))
             counts["fonts"] = sorted(faces)
-        plain: dict[tuple, tuple] = {}
         for page in pages:
-            text = bundle_page(page, bundles, words, fonts, scripts, plain)
+            text = bundle_page(page, bundles, words, fonts, scripts)
             if text != page.read_text(encoding="utf-8"):
                 page.write_text(text, encoding="utf-8")
                 counts["pages"] += 1
