@@ -169,7 +169,7 @@ def test_the_fonts_of_each_formula_are_found_as_the_browser_would():
     assert set(used) <= set(faces) and faces[("KaTeX_Size1", "400", "normal")] == "fonts/KaTeX_Size1-Regular.woff2"
 
 
-def test_the_fonts_script_holds_each_font_cut_down_to_its_characters():
+def test_the_fonts_script_holds_each_font_cut_down_to_its_characters(monkeypatch):
     import base64
     import io
 
@@ -183,6 +183,13 @@ def test_the_fonts_script_holds_each_font_cut_down_to_its_characters():
     data = re.search(r'add\("KaTeX_Main", "400", "normal", "([^"]+)"\);  // KaTeX_Main-Regular.woff2', script).group(1)
     cmap = TTFont(io.BytesIO(base64.b64decode(data))).getBestCmap()
     assert set(map(chr, cmap)) == set("=x0123456789()")  # and what KaTeX's CSS draws: equation numbers
+    # the same bytes whenever it is built (fontTools would stamp the cut-down font with the time of the build,
+    # giving the script a new name, and a reader's cache a new file, on every build)
+    from fontTools.ttLib.tables import _h_e_a_d
+
+    monkeypatch.setattr(_h_e_a_d, "timestampNow", lambda: 3_000_000_000)
+    assert fonts_script({"KaTeX_Main-Regular.woff2": ("KaTeX_Main", "400", "normal",
+                                                      Path("KaTeX_Main-Regular.woff2"), set("=x"))}, fonts) == script
     with pytest.raises(BundleError, match="KaTeX_Nope.ttf: missing"):
         fonts_script({"KaTeX_Nope.woff2": ("KaTeX_Nope", "400", "normal", Path("KaTeX_Nope.woff2"), {"x"})}, fonts)
 

@@ -567,7 +567,7 @@ def subset(source: Path, chars: set[str]) -> bytes:
     from fontTools import subset as fonttools_subset
     from fontTools.ttLib import TTFont
 
-    font = TTFont(source)
+    font = TTFont(source, recalcTimestamp=False)  # the source's date, not the build's: the same bytes every build
     options = fonttools_subset.Options()
     options.name_IDs, options.name_languages, options.notdef_outline = ["*"], ["*"], True
     options.flavor = None
