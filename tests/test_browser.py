@@ -285,7 +285,7 @@ def test_no_raw_tex_at_any_moment_on_a_slow_cpu(visitor, rel):
     assert not [s for s in shifts if s["math"]], f"{rel}: formulas moved the layout: {shifts}"
 
 
-# Issue 13's target: what a chapter page transfers on a first visit, before any scrolling (gzip).
+# The budget of what a chapter page transfers on a first visit, before any scrolling (gzip).
 FIRST_LOAD_LIMIT = 600 * 1024
 
 
@@ -431,7 +431,7 @@ def test_page_fits_a_phone_screen(visitor, rel):
     assert not phone["wide"], f"{rel}: content wider than the screen that does not scroll in its own box: {phone['wide']}"
 
 
-# The smallest figure text a reader must make out on a 390 px phone, in CSS px (issue 13).
+# The smallest figure text a reader must make out on a 390 px phone, in CSS px.
 MIN_FIGURE_TEXT_PX = 11
 
 

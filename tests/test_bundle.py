@@ -144,7 +144,7 @@ def test_purge_keeps_what_a_page_can_use_and_empties_nothing_it_keeps():
     assert "@keyframes spin" in out and ".used{e:f}" in out
 
 
-# ---- KaTeX's fonts (issue 26) ----------------------------------------------------------------------------
+# ---- KaTeX's fonts ----------------------------------------------------------------------------------------
 
 KATEX_CSS = ("@font-face{font-family:KaTeX_Main;font-style:normal;font-weight:400;src:url(fonts/KaTeX_Main-Regular.woff2)}"
              "@font-face{font-family:KaTeX_Math;font-style:italic;font-weight:400;src:url(fonts/KaTeX_Math-Italic.woff2)}"

@@ -1,4 +1,4 @@
-"""The site's front door and its shareable links (issue 26), read from the built site (_build/html) without a
+"""The site's front door and its shareable links, read from the built site (_build/html) without a
 browser (tests/test_browser.py looks at the landing page in chromium): the landing page's chapters, times,
 figure and links in both languages, link-card tags on every page in the page's language, canonical and
 hreflang links that reach the twin page, the sitemap, the 404 page, and tools/landing.py's refusals."""

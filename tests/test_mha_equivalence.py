@@ -509,7 +509,7 @@ def test_the_fast_path_hands_sdpa_is_causal_only_when_the_causal_mask_is_all(mon
     assert m4 is None and c4 is False
 
 
-# --- gradients: the class trains like nn.MultiheadAttention (issue 21: a forward check misses detach bugs)
+# --- gradients: the class trains like nn.MultiheadAttention (a forward check misses detach bugs)
 
 GRAD_RTOL = 1e-5   # of the largest entry: float32 rounding, summed in different orders, measured at most 1.6e-6
 

@@ -317,7 +317,7 @@ def test_myst_without_a_plain_rendering_is_refused(tmp_path, text, message):
         parse(write(tmp_path, text)).notebook("ko")
 
 
-# Code lines in the notebooks (issue 13): at most 88 columns, so that a cell fits a laptop's column and a
+# Code lines in the notebooks: at most 88 columns, so that a cell fits a laptop's column and a
 # phone scrolls less. Columns are display columns: a Hangul syllable is two wide in a monospace font. Every
 # code cell counts, book and student notebooks, the generated set-up, check and explorer cells included.
 MAX_CODE_COLUMNS = 88

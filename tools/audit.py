@@ -6,7 +6,7 @@
 
 Serves _build/html on 127.0.0.1 (a free port, gzip like GitHub Pages: tools/serve.py), runs Lighthouse 12 (node_modules, pinned by
 package-lock.json) with Debian's chromium on each page (mobile, Lighthouse's default), and prints the four
-category scores. Targets (issue 26, for a quiet machine): performance at least 0.97 on every chapter page and
+category scores. Targets (for a quiet machine): performance at least 0.97 on every chapter page and
 1.00 on the landing page; accessibility, best practices and SEO 1.00 on every page. Below a target the failing
 audits are listed and the command exits with status 1 (with `make test` sharing the CPU, chapter pages scored
 0.95-1.00 on 2026-11-25: the scores vary by a few hundredths from run to run). Reports: _build/lighthouse/<page>.json.

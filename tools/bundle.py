@@ -1,4 +1,4 @@
-"""Fewer requests before a page can paint (issue 13: Lighthouse mobile performance on every chapter page).
+"""Fewer requests before a page can paint (what Lighthouse's mobile performance score measures on a phone).
 
 Sphinx and its themes put 12 stylesheets in each page's head, and a browser paints nothing until it has
 fetched all of them: on a phone's connection (Lighthouse's mobile profile: 150 ms round trips,
@@ -391,7 +391,7 @@ def bundle_site(site: Path, font_sources: Path | None = None) -> dict:
     return counts
 
 
-# ---- KaTeX's fonts, ready before the first paint (issue 26) ---------------------------------------------
+# ---- KaTeX's fonts, ready before the first paint --------------------------------------------------------
 # With one stylesheet a page can paint as soon as that file has arrived: before KaTeX's fonts, which the
 # browser asks for only once it lays a formula out. The formula is then laid out with a fallback font's
 # widths and moves when its own font comes (layout shift 0.0038 on en/05 at 4x CPU). A preload does not

@@ -1,4 +1,4 @@
-"""The site's front door and what makes its links share well (issue 26), written by tools/site.py's assemble():
+"""The site's front door and what makes its links share well, written by tools/site.py's assemble():
 
 - index.html, the landing page (book/_templates/landing.html.in): the book in both languages, one shown at a
   time (the reader's last choice, kept in localStorage; else the browser's language), with the chapters from
@@ -26,6 +26,7 @@ from pathlib import Path
 from urllib.parse import quote
 from xml.sax.saxutils import escape as xml_escape
 
+from tools import toc
 from tools.config import colab_base, load_yaml
 from tools.source import LANGS, ROOT, SourceError, parse
 
@@ -48,9 +49,7 @@ class LandingError(RuntimeError):
 
 def toc_chapters() -> list[str]:
     """The chapters in _toc.yml's order: the pages built from a chapter source."""
-    from tools.site import pick, toc_files
-
-    return [f for f in toc_files(pick(load_yaml(ROOT / "_toc.yml"), "en")) if (CHAPTER_SOURCES / f"{f}.md").is_file()]
+    return [f for f in toc.toc_files(toc.load("en")) if (CHAPTER_SOURCES / f"{f}.md").is_file()]
 
 
 @cache

@@ -35,11 +35,14 @@ from urllib.parse import quote
 
 import yaml
 
+from tools import landing
 from tools.bundle import BundleError, bundle_site
 from tools.config import ConfigError, colab_base, load_yaml
-from tools.landing import social_alt
+from tools.landing import LandingError, chapter_lines, plain, social_alt
 from tools.notebooks import STUDENT_DIR as STUDENT
 from tools.source import LANGS, ROOT, SourceError, parse
+from tools.toc import load as load_toc
+from tools.toc import toc_files
 
 BUILD = ROOT / "_build"
 STAGE = BUILD / "stage"
@@ -69,37 +72,10 @@ class SiteError(RuntimeError):
     """A problem with the book's configuration or pages; the message says what to fix."""
 
 
-def pick(value: object, lang: str) -> object:
-    """Resolve {ko: ..., en: ...} mappings (at any depth) to one language."""
-    if isinstance(value, dict):
-        if set(value) == set(LANGS):
-            return value[lang]
-        return {k: pick(v, lang) for k, v in value.items()}
-    if isinstance(value, list):
-        return [pick(v, lang) for v in value]
-    return value
-
-
-def toc_files(toc: dict) -> list[str]:
-    files = [toc["root"]]
-
-    def walk(entries):
-        for entry in entries or []:
-            if "file" in entry:
-                files.append(entry["file"])
-            walk(entry.get("sections"))
-            walk(entry.get("chapters"))
-
-    for part in toc.get("parts", []):
-        walk(part.get("chapters"))
-    walk(toc.get("chapters"))
-    return files
-
-
 def page_sources(lang: str) -> dict[str, Path | str | dict]:
     """The pages of one language's book, named as in the stage: file name -> file to copy, text, or (a
     chapter) the notebook to write."""
-    toc = pick(load_yaml(ROOT / "_toc.yml"), lang)
+    toc = load_toc(lang)
     wanted: dict[str, Path | str | dict] = {}
     for name in toc_files(toc):
         page, notebook = ROOT / "book" / lang / f"{name}.md", ROOT / "notebooks" / lang / f"{name}.ipynb"
@@ -133,7 +109,7 @@ def site_page(stem: str, lang: str, notebook: Path) -> dict:
 def student_notebooks(lang: str) -> dict[str, Path]:
     """Chapter (a page built from a notebook) -> its student notebook, student/<lang>/<stem>.ipynb."""
     found, missing = {}, []
-    for stem in toc_files(pick(load_yaml(ROOT / "_toc.yml"), lang)):
+    for stem in toc_files(load_toc(lang)):
         if stem not in GENERATED and not (ROOT / "book" / lang / f"{stem}.md").is_file():
             found[stem] = STUDENT / lang / f"{stem}.ipynb"
             if not found[stem].is_file():
@@ -203,8 +179,6 @@ def config_for(lang: str) -> dict:
 
 
 def page_descriptions(lang: str) -> dict[str, str]:
-    from tools.landing import LandingError, chapter_lines, plain
-
     try:
         return {stem: plain(line[lang]) for stem, line in chapter_lines().items()}
     except LandingError as e:
@@ -257,7 +231,7 @@ def _copy_if_changed(src: Path, dst: Path) -> None:
 def stage(lang: str) -> Path:
     """Write _build/stage/<lang>/: a complete, flat Jupyter Book for one language."""
     out = STAGE / lang
-    toc = pick(load_yaml(ROOT / "_toc.yml"), lang)
+    toc = load_toc(lang)
     wanted = page_sources(lang)
     config = config_for(lang)  # before writing anything: fails when a student notebook is missing
     shutil.rmtree(out / EXPLORER_DIR, ignore_errors=True)  # rewritten below, none left stale
@@ -448,8 +422,6 @@ def build_one(lang: str) -> dict:
 def front_door(site: Path) -> None:
     """The site's root files (tools/landing.py): the landing page, its figures, the 404 page, the link cards'
     images, sitemap.xml and robots.txt."""
-    from tools import landing
-
     try:
         (site / "index.html").write_text(landing.landing_page(), encoding="utf-8")
         for name, svg in landing.figures().items():
