@@ -224,54 +224,23 @@ def _number_pages(printer: Printer, count: int) -> bytes:
 
 
 def build(html_dir: Path = HTML, out: Path = OUT) -> dict:
-    from playwright.sync_api import sync_playwright
-    from pypdf import PdfReader
+    """Both languages at once, each in a process of its own with its own chromium (two cores: the book took
+    86 s one language after the other). The editions' date is taken once, so both carry the same."""
+    from concurrent.futures import ProcessPoolExecutor
+    from multiprocessing import get_context
 
     if not (html_dir / "index.html").is_file():
         raise SystemExit(f"error: no site in {html_dir}: run 'make book' first (the PDF is printed from it)")
     start = time.monotonic()
-    info = book_links()
-    site = info["site"]
     today = datetime.date.today().isoformat()
     out.mkdir(parents=True, exist_ok=True)
     report: dict = {"editions": {}, "chapters": {}}
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox", "--disable-gpu"])
-        printer = Printer(browser)
-        for lang in LANGS:
-            words = WORDS[lang]
-            (out / lang).mkdir(exist_ok=True)
-            printed = []  # (stem, title, pdf bytes, sections, solutions html)
-            for path in chapters():
-                chapter = parse(path)
-                page = html_dir / lang / f"{chapter.stem}.html"
-                colab = f"{info['colab']}notebooks/{lang}/{chapter.stem}.ipynb"
-                student = f"{info['colab']}student/{lang}/{chapter.stem}.ipynb"
-                line = (f'<a href="{site}{lang}/{chapter.stem}.html">{words["read"]}</a> · '
-                        f'<a href="{colab}">{words["notebook"]}</a> · <a href="{student}">{words["student_nb"]}</a>')
-                pdf, found = printer.chapter(page, site, lang, words, line)
-                reader = PdfReader(io.BytesIO(pdf))
-                sections = _sections(reader, found["sections"])
-                printed.append((chapter.stem, found["title"], pdf, sections, found["solutions"]))
-                report["chapters"][f"{lang}/{chapter.stem}"] = {
-                    "title": found["title"], "pages": len(reader.pages), "figures": found["figures"],
-                    "code_blocks": found["code_blocks"], "too_wide": found["too_wide"],
-                    "sections": [t for t, _ in sections], "solutions": len(found["solutions"])}
-                handout = out / lang / f"{chapter.stem}.pdf"
-                _assemble(printer, [(found["title"], pdf, sections)], handout, found["title"], lang, cover=None)
-            appendix = "".join(
-                f'<h1>{words["chapter_solutions"].format(n=int(stem[:2]))}: {title}</h1>{"".join(sols)}'
-                for stem, title, _, _, sols in printed)
-            solutions_pdf = _print_appendix(printer, browser, html_dir, lang, words["solutions"], appendix)
-            for edition, with_solutions in (("", True), ("-student", False)):
-                name = out / f"attention-step-by-step-{lang}{edition}.pdf"
-                cover = _cover(info, lang, words, with_solutions, today)
-                parts = [(title, pdf, sections) for _, title, pdf, sections, _ in printed]
-                if with_solutions:
-                    parts.append((words["solutions"], solutions_pdf, []))
-                _assemble(printer, parts, name, info["titles"][lang], lang, cover=cover)
-                report["editions"][name.name] = {"pages": len(PdfReader(name).pages), "bytes": name.stat().st_size}
-        browser.close()
+    # spawn, not fork: Playwright's driver must not be shared with a forked copy of this process
+    with ProcessPoolExecutor(max_workers=len(LANGS), mp_context=get_context("spawn")) as pool:
+        for part in pool.map(_build_language, LANGS, [html_dir] * len(LANGS), [out] * len(LANGS),
+                             [today] * len(LANGS)):
+            report["editions"].update(part["editions"])
+            report["chapters"].update(part["chapters"])
     # the site links to them (its landing pages), and GitHub Pages publishes _build/html as it is
     import shutil
 
@@ -282,6 +251,53 @@ def build(html_dir: Path = HTML, out: Path = OUT) -> dict:
             shutil.copyfile(pdf, shelf / pdf.name)
     report["seconds"] = round(time.monotonic() - start, 1)
     (out / "report.json").write_text(json.dumps(report, ensure_ascii=False, indent=1), encoding="utf-8")
+    return report
+
+
+def _build_language(lang: str, html_dir: Path, out: Path, today: str) -> dict:
+    """One language's chapter handouts and its two editions (with and without the solutions)."""
+    from playwright.sync_api import sync_playwright
+    from pypdf import PdfReader
+
+    info = book_links()
+    site = info["site"]
+    report: dict = {"editions": {}, "chapters": {}}
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox", "--disable-gpu"])
+        printer = Printer(browser)
+        words = WORDS[lang]
+        (out / lang).mkdir(exist_ok=True)
+        printed = []  # (stem, title, pdf bytes, sections, solutions html)
+        for path in chapters():
+            chapter = parse(path)
+            page = html_dir / lang / f"{chapter.stem}.html"
+            colab = f"{info['colab']}notebooks/{lang}/{chapter.stem}.ipynb"
+            student = f"{info['colab']}student/{lang}/{chapter.stem}.ipynb"
+            line = (f'<a href="{site}{lang}/{chapter.stem}.html">{words["read"]}</a> · '
+                    f'<a href="{colab}">{words["notebook"]}</a> · <a href="{student}">{words["student_nb"]}</a>')
+            pdf, found = printer.chapter(page, site, lang, words, line)
+            reader = PdfReader(io.BytesIO(pdf))
+            sections = _sections(reader, found["sections"])
+            printed.append((chapter.stem, found["title"], pdf, sections, found["solutions"]))
+            report["chapters"][f"{lang}/{chapter.stem}"] = {
+                "title": found["title"], "pages": len(reader.pages), "figures": found["figures"],
+                "code_blocks": found["code_blocks"], "too_wide": found["too_wide"],
+                "sections": [t for t, _ in sections], "solutions": len(found["solutions"])}
+            handout = out / lang / f"{chapter.stem}.pdf"
+            _assemble(printer, [(found["title"], pdf, sections)], handout, found["title"], lang, cover=None)
+        appendix = "".join(
+            f'<h1>{words["chapter_solutions"].format(n=int(stem[:2]))}: {title}</h1>{"".join(sols)}'
+            for stem, title, _, _, sols in printed)
+        solutions_pdf = _print_appendix(printer, browser, html_dir, lang, words["solutions"], appendix)
+        for edition, with_solutions in (("", True), ("-student", False)):
+            name = out / f"attention-step-by-step-{lang}{edition}.pdf"
+            cover = _cover(info, lang, words, with_solutions, today)
+            parts = [(title, pdf, sections) for _, title, pdf, sections, _ in printed]
+            if with_solutions:
+                parts.append((words["solutions"], solutions_pdf, []))
+            _assemble(printer, parts, name, info["titles"][lang], lang, cover=cover)
+            report["editions"][name.name] = {"pages": len(PdfReader(name).pages), "bytes": name.stat().st_size}
+        browser.close()
     return report
 
 
