@@ -540,7 +540,7 @@ def positions_for(real, T_new):
     return torch.arange(real.size(1)).expand(real.shape)[:, -T_new:]
 """, {"ko": "열 번호", "en": "its column"}),
         ("off by one", "def positions_for(real, T_new):\n    return real.cumsum(-1)[:, -T_new:]\n",
-         {"ko": "하나씩 밀렸습니다", "en": "off by one"}),
+         {"ko": "위치가 1씩 밀렸습니다", "en": "off by one"}),
     ]},
     ("09", "ch09-ex-prefill"): {"needs": ROTARY + (CHECK,), "answers": [
         ("right", """

@@ -481,8 +481,8 @@ COLAB_INSTALLS = {"koreanize_matplotlib": "koreanize-matplotlib", "transformers"
 SETUP_TITLE_CHECKS = {"ko": ("오류 셀 도우미", "오류 셀과 확인 셀 도우미"),
                       "en": ("a helper for deliberate errors", "error and check helpers")}
 # and the comment under the title, which says what the cell defines
-SETUP_COMMENT_CHECKS = {"ko": ("쓰는 도우미를 정의합니다.", "쓰는 도우미와, 연습 문제의 확인 함수 check를 정의합니다."),
-                        "en": ("for the cells that fail on purpose.", "for the cells that fail on purpose, and check() for the exercises.")}
+SETUP_COMMENT_CHECKS = {"ko": ("쓰는 도우미를 정의합니다.", "쓰는 도우미와\n# 연습 문제의 확인 함수 check를 정의합니다."),
+                        "en": ("for the cells that fail on purpose.", "for the cells that fail on purpose,\n# and check() for the exercises.")}
 
 
 def setup_code(lang: str, imports: set[str] = frozenset(), checks: bool = False) -> str:
