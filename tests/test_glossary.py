@@ -437,7 +437,8 @@ def particle_problems(text: str) -> list[str]:
         after_consonant, after_vowel = PAIRS[m["particle"]]
         want = after_vowel if final == "" or (final == "ㄹ" and after_consonant == "으로") else after_consonant
         if m["particle"] != want:
-            found.append(f"{m['word'].strip()}{m['particle']} (say {m['word'].strip()}{want})")
+            word = m["word"].strip(" .,;")
+            found.append(f"{word}{m['particle']} (say {word}{want})")
     return found
 
 
