@@ -185,3 +185,43 @@ def test_landing_page_refuses_a_chapter_without_its_line(tmp_path, monkeypatch):
 def test_a_template_placeholder_without_a_value_is_an_error():
     with pytest.raises(landing.LandingError, match=r"placeholders \['missing'\] have no value"):
         landing.fill("{{ here }} {{ missing }}", {"here": "x"}, "t.html.in")
+
+
+# What the landing page says of the instructor guide follows the guide itself (the Korean review of 2026-11-26
+# found it promising class and homework times the guide no longer gives): each column of the guide's chapter table
+# (the last word of each part, 학습 목표(요약) -> 목표, 읽기 + 연습 문제 -> 읽기, 문제) and each section after the
+# table (과제로 낸 장 채점하기 -> 채점, Grading an assigned chapter -> grad) is named in the landing page's line.
+GUIDE_SECTION_WORD = {"ko": lambda heading: heading.split()[-1].removesuffix("하기"),
+                      "en": lambda heading: heading.split()[0].lower().removesuffix("ing")}
+
+
+def guide_words(lang: str) -> list[str]:
+    guide = (ROOT / "book" / lang / "instructor.md").read_text(encoding="utf-8")
+    header = next(line for line in guide.splitlines() if line.startswith("| ") and "---" not in line)
+    words = [part.split()[-1].lower() for cell in header.strip("| ").split(" | ")[1:]
+             for part in re.sub(r"\([^)]*\)", "", cell).split("+")]
+    after_table = guide.split(header, 1)[1]
+    words += [GUIDE_SECTION_WORD[lang](h).lower() for h in re.findall(r"^## (.+)$", after_table, re.M)]
+    return words
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_landing_page_describes_the_instructor_guide_as_it_is(lang):
+    template = (ROOT / "book" / "_templates" / "landing.html.in").read_text(encoding="utf-8")
+    line = next(li for li in re.findall(r"<li>(.*?)</li>", template, re.S) if f'href="{lang}/instructor.html"' in li)
+    words = guide_words(lang)
+    assert len(words) >= 5, words
+    missing = [w for w in words if w not in line.lower()]
+    assert not missing, f"the landing page's line on the {lang} guide does not name {missing}: {line!r}"
+
+
+def test_korean_guide_names_the_result_keys_the_csv_holds():
+    """grades.csv's result column and totals.csv's headers hold the grader's English keys whatever LANG says; the
+    Korean guide gives each Korean label with its key, so an instructor can filter the sheet."""
+    from tools.grade import WORDS
+
+    guide = (ROOT / "book" / "ko" / "instructor.md").read_text(encoding="utf-8")
+    grading = guide.split("(instructor-grading)=", 1)[1].split("(instructor-misconceptions)=", 1)[0]
+    for key in ("correct", "not yet", "not attempted", "error", "did not run"):
+        assert f"{WORDS['ko'][key]}(`{key}`" in grading, f"name «{WORDS['ko'][key]}» with its CSV key `{key}`"
+    assert "(`invalid`)" in grading

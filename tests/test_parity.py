@@ -14,7 +14,7 @@ from conftest import chapter_stems, code_tokens, comments, load
 HANGUL = re.compile(r"[\uac00-\ud7a3]")
 # English words a Korean comment may carry: Python, shapes and library names.
 CODE_WORDS = {"noqa", "dtype", "float32", "float64", "int64", "bool", "True", "False", "None",
-              "torch", "numpy", "PyTorch", "Colab", "nbval", "SVG", "CPU", "NaN",
+              "torch", "numpy", "PyTorch", "Colab", "nbval", "SVG", "CPU", "GPU", "FLOP", "NaN",
               "title"}  # '#@title', the line Colab shows for a folded (form) cell
 
 

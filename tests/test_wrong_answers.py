@@ -275,10 +275,10 @@ def soft_lookup_many(Q, K, V, beta=1.0):
     ("02", "ch02-ex-shape"): {"needs": (CHECK,), "answers": [
         ("right", "answer_weight_shape = (3, 6)\nanswer_out_shape = (2, 5, 3)", None),
         ("weight as (in, out)", "answer_weight_shape = (6, 3)\nanswer_out_shape = (2, 5, 3)",
-         {"ko": "answer_weight_shape: 아직 아닙니다(answer_out_shape: 맞았습니다)",
+         {"ko": "틀린 칸: answer_weight_shape (맞은 칸: answer_out_shape)",
           "en": "not yet: answer_weight_shape (answer_out_shape: right);"}),
         ("both wrong", "answer_weight_shape = (6, 3)\nanswer_out_shape = (2, 5, 6)",
-         {"ko": "answer_weight_shape, answer_out_shape: 아직 아닙니다.",
+         {"ko": "틀린 칸: answer_weight_shape, answer_out_shape.",
           "en": "not yet: answer_weight_shape, answer_out_shape;"}),
     ]},
     ("02", "ch02-ex-queries"): {"needs": ("vocab = {} *", "table = torch.randn(len(vocab), C) *",
@@ -299,13 +299,13 @@ def queries_for(tokens):
     ("03", "ch03-ex-pieces"): {"needs": (CHECK,), "answers": [
         ("right", "answer_chunk = [5, 5, 4]\nanswer_split = [4, 4, 4, 2]", None),
         ("chunk as equal parts", "answer_chunk = [5, 5, 5]\nanswer_split = [4, 4, 4, 2]",
-         {"ko": "answer_chunk: 아직 아닙니다(answer_split: 맞았습니다)",
+         {"ko": "틀린 칸: answer_chunk (맞은 칸: answer_split)",
           "en": "not yet: answer_chunk (answer_split: right)"}),
     ]},
     ("04", "ch04-ex-stride"): {"needs": (CHECK,), "answers": [
         ("right", "answer_shape = (2, 3, 5, 4)\nanswer_stride = (60, 4, 12, 1)", None),
         ("the contiguous strides", "answer_shape = (2, 3, 5, 4)\nanswer_stride = (60, 20, 4, 1)",
-         {"ko": "answer_stride: 아직 아닙니다(answer_shape: 맞았습니다)",
+         {"ko": "틀린 칸: answer_stride (맞은 칸: answer_shape)",
           "en": "not yet: answer_stride (answer_shape: right)"}),
     ]},
     ("04", "ch04-ex-merge"): {"needs": (CHECK,), "answers": [
@@ -394,7 +394,7 @@ def make_mask(lengths, T):
     ("06", "ch06-ex-shapes"): {"needs": MHA[:5] + (CHECK,), "answers": [
         ("right", "answer_weights = (3, 3, 4, 9)\nanswer_out = (3, 4, 12)", None),
         ("T_k for the output", "answer_weights = (3, 3, 4, 9)\nanswer_out = (3, 9, 12)",
-         {"ko": "answer_out: 아직 아닙니다(answer_weights: 맞았습니다)",
+         {"ko": "틀린 칸: answer_out (맞은 칸: answer_weights)",
           "en": "not yet: answer_out (answer_weights: right)"}),
     ]},
     ("06", "ch06-ex-order"): {"needs": MHA + (CHECK,), "answers": [
@@ -496,7 +496,7 @@ def expand_kv(t, n_rep):
     ("08", "ch08-ex-kv-memory"): {"needs": ("def kv_cache_bytes(", CHECK), "answers": [
         ("right", "answer_mib = 2 * 24 * 8192 * 4 * 128 * 2 / 2**20\nanswer_ratio = 4.0", None),
         ("the ratio upside down", "answer_mib = 2 * 24 * 8192 * 4 * 128 * 2 / 2**20\nanswer_ratio = 0.25",
-         {"ko": "answer_ratio: 아직 아닙니다(answer_mib: 맞았습니다)", "en": "not yet: answer_ratio (answer_mib: right)"}),
+         {"ko": "틀린 칸: answer_ratio (맞은 칸: answer_mib)", "en": "not yet: answer_ratio (answer_mib: right)"}),
     ]},
     ("09", "ch09-ex-halves"): {"needs": (CHECK,), "setup": LLAMA_ROPE, "answers": [
         ("right", """
@@ -540,7 +540,7 @@ def positions_for(real, T_new):
     return torch.arange(real.size(1)).expand(real.shape)[:, -T_new:]
 """, {"ko": "열 번호", "en": "its column"}),
         ("off by one", "def positions_for(real, T_new):\n    return real.cumsum(-1)[:, -T_new:]\n",
-         {"ko": "하나씩 밀렸습니다", "en": "off by one"}),
+         {"ko": "위치가 1씩 밀렸습니다", "en": "off by one"}),
     ]},
     ("09", "ch09-ex-prefill"): {"needs": ROTARY + (CHECK,), "answers": [
         ("right", """
@@ -582,7 +582,7 @@ def prefill(layer, x, lengths):
          {"ko": "키와 밸류 두 가지를 모두", "en": "count both keys and values"}),
         ("float32's 4 bytes", "answer_gqa_mib = 2048\nanswer_repeated_mib = 8192", {"ko": "bfloat16은", "en": "bfloat16 takes"}),
         ("query heads in the cache", "answer_gqa_mib = 4096\nanswer_repeated_mib = 4096",
-         {"ko": "answer_gqa_mib: 아직 아닙니다(answer_repeated_mib: 맞았습니다)",
+         {"ko": "틀린 칸: answer_gqa_mib (맞은 칸: answer_repeated_mib)",
           "en": "not yet: answer_gqa_mib (answer_repeated_mib: right)"}),
     ]},
     ("09", "ch09-ex-rolling"): {"needs": ROTARY + ("def window_mask(", CHECK), "answers": [

@@ -61,16 +61,16 @@ SAID = {
 
 WORDS = {
     "ko": {
-        "correct": "정답", "not yet": "아직", "not attempted": "풀지 않음", "error": "오류", "did not run": "실행되지 않음",
-        "invalid": "채점할 수 없음", "title": "{chapter} 채점 결과", "score": "맞힌 문제: {n} / {of}",
+        "correct": "정답", "not yet": "아직 아님", "not attempted": "풀지 않음", "error": "오류", "did not run": "실행되지 않음",
+        "invalid": "채점할 수 없음", "title": "채점 결과: {chapter}", "score": "맞힌 문제: {n} / {of}",
         "exercise": "문제", "result": "결과", "detail": "설명",
-        "stopped": "셀 {cell}에서 멈췄습니다: {error}",
-        "timeout": "셀 {cell}: 제한 시간({limit:g}초) 안에 끝나지 않았습니다. 끝나지 않는 반복문이 있는지 보세요",
+        "stopped": "{cell}번 셀에서 멈췄습니다: {error}",
+        "timeout": "{cell}번 셀: 제한 시간({limit:g}초) 안에 끝나지 않았습니다. 끝나지 않는 반복문이 있는지 보세요",
         "total": "노트북 전체가 제한 시간({limit:g}초) 안에 끝나지 않았습니다",
-        "memory": "셀 {cell}: 메모리 한도({mb} MiB)를 넘었습니다. {error}",
-        "kernel died": "셀 {cell}에서 커널이 멈췄습니다(메모리 한도 {mb} MiB를 넘었을 수 있습니다)",
+        "memory": "{cell}번 셀: 메모리 한도({mb} MiB)를 넘었습니다. {error}",
+        "kernel died": "{cell}번 셀에서 커널이 멈췄습니다(메모리 한도 {mb} MiB를 넘었을 수 있습니다)",
         "paused": "확인에 필요한 이름이 없습니다: {name} (그 이름을 만드는 셀이 지워졌거나 실행되지 않았습니다)",
-        "template": "답 칸이 처음 그대로입니다",
+        "template": "답 칸이 처음 그대로입니다", "no output": "출력 없음",
     },
     "en": {
         "correct": "correct", "not yet": "not yet", "not attempted": "not attempted", "error": "error",
@@ -82,7 +82,7 @@ WORDS = {
         "memory": "cell {cell} went over the memory limit ({mb} MiB): {error}",
         "kernel died": "the kernel stopped at cell {cell} (it may have gone over the memory limit of {mb} MiB)",
         "paused": "a name the check needs is missing: {name} (the cell that makes it was deleted or did not run)",
-        "template": "the answer cell is the template, unchanged",
+        "template": "the answer cell is the template, unchanged", "no output": "no output",
     },
 }
 INVALID = {
@@ -352,7 +352,7 @@ def judge(ran, checks: dict, answers: dict, exercises: list[Exercise], lang: str
             else:
                 results.append((exercise.label, "not yet", hint.strip()))
         else:
-            results.append((exercise.label, "error", (said.strip() or "no output")[:300]))
+            results.append((exercise.label, "error", (said.strip() or words["no output"])[:300]))
     return results
 
 
@@ -450,7 +450,7 @@ def summary(results: list[Graded], exercises: list[Exercise], lang: str) -> str:
         line = f"  {exercise.label}: {right}/{len(rows)} {words['correct']}"
         if common:
             label = "가장 흔한 힌트" if lang == "ko" else "most common hint"
-            line += f"; {label} ({common[0][1]}): {common[0][0]}"
+            line += f"{', ' if lang == 'ko' else '; '}{label} ({common[0][1]}): {common[0][0]}"
         lines.append(line)
     return "\n".join(lines)
 

@@ -141,6 +141,8 @@ def config_for(lang: str) -> dict:
     section["recursive_update"] = True
     sphinx = section.setdefault("config", {})
     sphinx["language"] = lang
+    # the words Korean readers bring from other books find the book's terms (book/_ext/book_search.py)
+    sphinx["book_search_synonyms"] = search_synonyms() if lang == "ko" else {}
     if site_url:  # canonical links: each language's pages live under <site_url><lang>/
         sphinx["html_baseurl"] = f"{site_url}{lang}/"
     sphinx["extensions"] = EXTENSIONS
@@ -201,19 +203,31 @@ def offline_assets() -> dict:
     }
 
 
+def search_synonyms() -> dict[str, str]:
+    """{other book's word: the book's term}, from the glossary's `elsewhere` lists."""
+    return {word: t["ko"] for t in load_yaml(ROOT / "book" / "glossary.yml") for word in t.get("elsewhere", [])}
+
+
 def glossary_page(lang: str) -> str:
     terms = load_yaml(ROOT / "book" / "glossary.yml")
     if lang == "ko":
         lines = ["(glossary-page)=", "# 용어집", "",
-                 "이 책은 개념 하나에 한국어 용어 하나만 씁니다. 아래 표가 그 목록이며, 한국어 페이지와 노트북은 테스트로 이 표를 지킵니다.",
+                 "이 책은 개념 하나에 한국어 용어 하나만 씁니다. 아래 표가 그 목록이며, 한국어 페이지와 노트북은 테스트로 이 표를 지킵니다."
+                 " 다른 책에서 쓰는 말도 함께 적었습니다. 그 말로 검색해도 이 책의 용어를 찾습니다.",
                  "", "| 한국어 | English | 뜻 |", "| --- | --- | --- |"]
-        rows = [f"| {t['ko']} | {t['en']} | {t['ko_meaning']} |" for t in sorted(terms, key=lambda t: t["ko"])]
+        rows = [f"| {t['ko']} | {t['en']} | {t['ko_meaning']}{elsewhere(t)} |" for t in sorted(terms, key=lambda t: t["ko"])]
     else:
         lines = ["(glossary-page)=", "# Glossary", "",
                  "The Korean edition uses exactly one Korean term for each concept; this table is the list, and a test keeps the Korean pages and notebooks to it.",
                  "", "| English | 한국어 | meaning |", "| --- | --- | --- |"]
         rows = [f"| {t['en']} | {t['ko']} | {t['en_meaning']} |" for t in sorted(terms, key=lambda t: t["en"].lower())]
     return "\n".join(lines + rows) + "\n"
+
+
+def elsewhere(term: dict) -> str:
+    """The glossary page's note of the words other Korean books use for a term (search finds the term by them)."""
+    words = term.get("elsewhere") or []
+    return f" 다른 책의 말: {', '.join(f'«{w}»' for w in words)}." if words else ""
 
 
 def _write_if_changed(path: Path, text: str) -> None:

@@ -160,6 +160,36 @@ class Cell:
         return self._line(_FIGURE_ALT, lang)
 
 
+def plain_math(formula: str) -> str:
+    """A formula of the solutions' few kinds as plain text: $x W_Q^\\top$ -> x W_Qᵀ, $e^{m_\\text{old}}$ -> e^(m_old)."""
+    text = formula.replace("^\\top", "ᵀ").replace("\\top", "ᵀ")
+    text = re.sub(r"\\(?:text|mathrm)\{([^{}]*)\}", r"\1", text)
+    while "{" in text:
+        new = re.sub(r"\^\{([^{}]*)\}", r"^(\1)", re.sub(r"_\{([^{}]*)\}", r"_\1", text))
+        if new == text:
+            raise SourceError(f"a solution's formula ${formula}$ has no plain-text form: add its kind to plain_math")
+        text = new
+    if "\\" in text:
+        raise SourceError(f"a solution's formula ${formula}$ has no plain-text form: add its kind to plain_math")
+    return text
+
+
+def plain_note(markdown: str, lang: str) -> str:
+    """A solution's Markdown as the plain text check() prints after a right answer: no **, code in «» (Korean)
+    or bare (English), formulas in plain symbols, links as their text, lines after the first indented under
+    the '   Why:' that precedes it."""
+    pieces = re.split(r"(`[^`]+`)", markdown)  # code spans kept as they are, but for their marks
+    for i, piece in enumerate(pieces):
+        if i % 2:
+            pieces[i] = f"«{piece[1:-1]}»" if lang == "ko" else piece[1:-1]
+        else:
+            piece = re.sub(r"\*\*(.+?)\*\*", r"\1", piece)
+            piece = re.sub(r"\[([^\]]+)\]\([^)]+\)", r"\1", piece)
+            pieces[i] = re.sub(r"\$([^$]+)\$", lambda m: plain_math(m[1]), piece)
+    text = "".join(pieces)
+    return "\n".join(line if i == 0 or not line else "   " + line for i, line in enumerate(text.splitlines()))
+
+
 @dataclass
 class Chapter:
     path: Path
@@ -263,6 +293,7 @@ class Chapter:
             text = cell.text(lang)
             for m in re.finditer(r"^(:::+)\{solution\} (\S+)\n(.*?)^\1\s*$", text, re.M | re.S):
                 body = "\n".join(line for line in m[3].splitlines() if not line.startswith(":")).strip()
+                body = plain_note(body, lang)
                 encoded = base64.b64encode(body.encode("utf-8")).decode("ascii")
                 notes[m[2]] = [encoded[i:i + 72] for i in range(0, len(encoded), 72)]
         if not notes:
@@ -449,6 +480,9 @@ COLAB_INSTALLS = {"koreanize_matplotlib": "koreanize-matplotlib", "transformers"
 
 SETUP_TITLE_CHECKS = {"ko": ("오류 셀 도우미", "오류 셀과 확인 셀 도우미"),
                       "en": ("a helper for deliberate errors", "error and check helpers")}
+# and the comment under the title, which says what the cell defines
+SETUP_COMMENT_CHECKS = {"ko": ("쓰는 도우미를 정의합니다.", "쓰는 도우미와\n# 연습 문제의 확인 함수 check를 정의합니다."),
+                        "en": ("for the cells that fail on purpose.", "for the cells that fail on purpose,\n# and check() for the exercises.")}
 
 
 def setup_code(lang: str, imports: set[str] = frozenset(), checks: bool = False) -> str:
@@ -470,7 +504,10 @@ def setup_code(lang: str, imports: set[str] = frozenset(), checks: bool = False)
         title, rest = code.split("\n", 1)
         if old not in title:
             raise SourceError(f"{SETUP.name}: its first line should name {old!r}; update SETUP_TITLE_CHECKS")
-        code = f"{title.replace(old, new)}\n{rest}\n\n{exercise_helper(lang)}"
+        said, says = SETUP_COMMENT_CHECKS[lang]
+        if said not in rest:
+            raise SourceError(f"{SETUP.name}: its comment should say {said!r}; update SETUP_COMMENT_CHECKS")
+        code = f"{title.replace(old, new)}\n{rest.replace(said, says, 1)}\n\n{exercise_helper(lang)}"
     return code
 
 

@@ -10,7 +10,10 @@ pages are found as before.
 The rule is kept small and predictable: at most two endings come off a word (소프트맥스로는 -> 소프트맥스);
 a one-syllable particle comes off only when at least two syllables remain (평가, 결과, 길이 and 정도 stay
 whole; 키가 does too, the price of that rule); a longer ending (에서, 으로, 입니다 ...) whenever a syllable
-remains. Why not a static engine such as Pagefind: it would replace the theme's search page and field, add
+remains. The words Korean readers bring from other books (멀티 헤드 어텐션, 코잘 마스크, 점곱: the glossary's
+``elsewhere``, which tools/site.py passes as the setting ``book_search_synonyms``) are search synonyms: the
+query is rewritten to the book's term before it is split into words, so 점곱 finds the pages on 내적. Why not a
+static engine such as Pagefind: it would replace the theme's search page and field, add
 a WebAssembly runtime and a binary to the build, for the same result; this costs about 1 KB of script.
 """
 from __future__ import annotations
@@ -71,6 +74,33 @@ var Stemmer = function() {
     "SHORT_ENDINGS", json.dumps(SHORT_ENDINGS, ensure_ascii=False))
 
 
+JS_SYNONYMS = """
+var splitQuery = (function (split) {
+  const synonyms = SYNONYMS.map(([from, to]) => [new RegExp(from, "gu"), to]);
+  return query => split(synonyms.reduce((q, [from, to]) => q.replace(from, to), query));
+})(typeof splitQuery === "function" ? splitQuery : query => query
+    .split(/[^\\p{Letter}\\p{Number}_\\p{Emoji_Presentation}]+/gu).filter(term => term));
+"""
+
+
+def synonym_patterns(synonyms: dict[str, str]) -> list[tuple[str, str]]:
+    """(pattern, term) for each other book's word: its words may be written apart or together, with any
+    spacing (멀티 헤드 어텐션, 멀티헤드  어텐션 ...); longest first, so that a longer word wins."""
+    return [(r"\s*".join(re.sub(r"([.*+?^${}()|\[\]\\/])", r"\\\1", w) for w in word.split()), term)
+            for word, term in sorted(synonyms.items(), key=lambda kv: -len(kv[0]))]
+
+
+def rewrite_query(query: str, synonyms: dict[str, str]) -> str:
+    """What the search page's splitQuery does before splitting (the JavaScript of JS_SYNONYMS)."""
+    for pattern, term in synonym_patterns(synonyms):
+        query = re.sub(pattern, term, query)
+    return query
+
+
+def js_synonyms(synonyms: dict[str, str]) -> str:
+    return JS_SYNONYMS.replace("SYNONYMS", json.dumps(synonym_patterns(synonyms), ensure_ascii=False))
+
+
 class SearchKorean(SearchEnglish):
     lang = "ko"
     language_name = "Korean"
@@ -80,6 +110,12 @@ class SearchKorean(SearchEnglish):
         return strip_korean(word) if HANGUL.search(word) else super().stem(word)
 
 
+def _add_synonyms(app, config):
+    SearchKorean.js_stemmer_code = SearchEnglish.js_stemmer_code + JS_KOREAN + js_synonyms(config.book_search_synonyms)
+
+
 def setup(app):
     app.add_search_language(SearchKorean)
+    app.add_config_value("book_search_synonyms", {}, "html", dict)
+    app.connect("config-inited", _add_synonyms)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

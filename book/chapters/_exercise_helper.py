@@ -35,7 +35,7 @@ def shape_mistake(got, want):
     if got is None or got is Ellipsis:
         raise NotAnswered
     if not isinstance(got, torch.Tensor):
-        #ko| return Also(f"텐서를 돌려줘야 하는데 {type(got).__name__}입니다. ")
+        #ko| return Also(f"텐서를 돌려주어야 하는데 {type(got).__name__}입니다. ")
         #en| return Also(f"expected a tensor, got a {type(got).__name__}; ")
     if tuple(got.shape) != tuple(want.shape):
         #ko| return Also(f"모양이 {tuple(want.shape)}이어야 하는데 "
@@ -54,8 +54,8 @@ def parts_wrong(**parts):
     if not wrong:
         return True
     right = [name for name in parts if name not in wrong]
-    #ko| said = f"{', '.join(wrong)}: 아직 아닙니다"
-    #ko| said += f"({', '.join(right)}: 맞았습니다). " if right else ". "
+    #ko| said = f"틀린 칸: {', '.join(wrong)}"
+    #ko| said += f" (맞은 칸: {', '.join(right)}). " if right else ". "
     #en| said = f"not yet: {', '.join(wrong)}"
     #en| said += f" ({', '.join(right)}: right); " if right else "; "
     return Also(said)
