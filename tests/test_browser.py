@@ -498,7 +498,7 @@ NOTEBOOK_MENU = {"ko": ("노트북", ["학생용 노트북 (풀이 없음)", "�
                  "en": ("Notebooks", ["Student notebook (no solutions)", "Full notebook (with solutions)"],
                         "Download (.ipynb)", "Open in Colab")}
 # the menu's third item, the chapter as a PDF handout (tools/pdf.py; tests/test_site.py checks its link)
-HANDOUT = {"ko": "장 유인물 (PDF, 풀이 없음)", "en": "Chapter handout (PDF, no solutions)"}
+HANDOUT = {"ko": "이 장의 유인물 (PDF, 풀이 없음)", "en": "Chapter handout (PDF, no solutions)"}
 
 
 @pytest.mark.parametrize("rel", PAGES)

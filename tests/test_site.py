@@ -194,7 +194,7 @@ def test_chapter_page_offers_its_student_and_full_notebooks(stem, lang):
     assert not doc.select(".dropdown-launch-buttons, .btn-download-source-button"), f"{lang}/{stem}: theme's unnamed buttons"
 
 
-HANDOUT = {"ko": ("장 유인물 (PDF, 풀이 없음)", "내려받기 (.pdf)"),
+HANDOUT = {"ko": ("이 장의 유인물 (PDF, 풀이 없음)", "내려받기 (.pdf)"),
            "en": ("Chapter handout (PDF, no solutions)", "Download (.pdf)")}
 
 
