@@ -75,11 +75,23 @@ var Stemmer = function() {
 
 
 JS_SYNONYMS = """
-var splitQuery = (function (split) {
+var bookRewriteQuery = (function () {
   const synonyms = SYNONYMS.map(([from, to]) => [new RegExp(from, "gu"), to]);
-  return query => split(synonyms.reduce((q, [from, to]) => q.replace(from, to), query));
+  return query => synonyms.reduce((q, [from, to]) => q.replace(from, to), query);
+})();
+var splitQuery = (function (split) {
+  return query => split(bookRewriteQuery(query));
 })(typeof splitQuery === "function" ? splitQuery : query => query
     .split(/[^\\p{Letter}\\p{Number}_\\p{Emoji_Presentation}]+/gu).filter(term => term));
+// The whole query too, not only its words: Sphinx also matches the query as typed against page and section
+// titles (Search._performSearch), so the rewritten query must be the one it is given.
+(function patch() {
+  if (typeof Search === "undefined") { document.addEventListener("DOMContentLoaded", patch); return; }
+  if (Search.bookRewritten) return;
+  const parse = Search._parseQuery;
+  Search._parseQuery = query => parse(bookRewriteQuery(query));
+  Search.bookRewritten = true;
+})();
 """
 
 
