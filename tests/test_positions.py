@@ -14,6 +14,13 @@ them), so the tests check the book's code, not a copy of it:
 - Batched generation with left padding, cumsum positions and one (B, 1, T_q, T_k) mask gives each row its
   prompt computed alone; positions from the cache's length or a top-left mask fail; no NaN on padded rows.
 - Sliding-window attention: the rolling cache of width w equals the band mask over the whole sequence.
+- port_llama on the configs real checkpoints publish (Llama 3.1 8B with its llama3 scaling, Qwen2-7B with biases
+  on q/k/v only, Mistral 7B v0.1; plus linear, dynamic and yarn on Llama 3.1's layout), widths scaled down, equals
+  the family's attention module in float32, bfloat16 and float16 at positions up to 45007, prompt and cached
+  steps; wrong ports (scaling or attention_scaling ignored, biases dropped, v0.2's base, interleaved pairs) fail in
+  float32 and bfloat16; no comparison runs on zero biases or near-uniform attention; what it cannot port
+  (longrope, partial rotary, mixed q/k/v biases) is refused naming the field; Mistral v0.1's 4096-token window is
+  transformers' own mask.
 """
 
 from __future__ import annotations
@@ -290,3 +297,243 @@ def test_a_rolling_cache_counting_positions_by_its_length_goes_wrong_after_w_tok
     steps = torch.cat(outs, dim=1)
     assert torch.allclose(steps[:, :w + 1], full[:, :w + 1], atol=ATOL)
     assert not torch.allclose(steps[:, w + 1:], full[:, w + 1:], atol=1e-3)
+
+
+# ---- port_llama on the configs real checkpoints publish ---------------------------------------------------------
+# The attention fields of each published config.json, as the Hub serves them (transformers 5 reads the legacy
+# rope_theta / rope_scaling into config.rope_parameters):
+# - meta-llama/Llama-3.1-8B, https://huggingface.co/meta-llama/Llama-3.1-8B/blob/main/config.json: hidden_size 4096,
+#   32 layers, 32 heads, 8 kv heads, head_dim 128, attention_bias false, rope_theta 500000, rope_scaling llama3
+#   (factor 8, low_freq_factor 1, high_freq_factor 4, original_max_position_embeddings 8192), max_position_embeddings
+#   131072 (the same block is quoted in e.g. lucasnewman/mlx-audio's llama_configs.py and oumi's Llama 3.1 README).
+# - Qwen/Qwen2-7B, https://huggingface.co/Qwen/Qwen2-7B/blob/main/config.json: hidden_size 3584, 28 layers, 28 heads,
+#   4 kv heads (head_dim 3584 / 28 = 128), rope_theta 1000000, max_position_embeddings 131072, use_sliding_window
+#   false; biases on q/k/v and none on o_proj are fixed by Qwen2Attention (no config field; printed module in
+#   Retruth/deontic's nlp_models/qwen2/README.md: q_proj ... bias=True, o_proj ... bias=False).
+# - mistralai/Mistral-7B-v0.1, https://huggingface.co/mistralai/Mistral-7B-v0.1/blob/main/config.json: hidden_size
+#   4096, 32 layers, 32 heads, 8 kv heads (head_dim 128), rope_theta 10000, sliding_window 4096,
+#   max_position_embeddings 32768, no biases (MistralAttention; MistralConfig's defaults in transformers are these).
+# Scaled down, because one attention layer's equality does not depend on them: hidden_size (4096 -> 256, Qwen2's
+# 3584 -> 224) and the layer count (one layer is compared). Kept: head_dim, both head counts (so the ratio), the rope
+# parameters, the biases, the window and max_position_embeddings.
+LLAMA31_8B = dict(hidden_size=4096, num_hidden_layers=32, num_attention_heads=32, num_key_value_heads=8, head_dim=128,
+                  attention_bias=False, rope_theta=500000.0, max_position_embeddings=131072,
+                  rope_scaling={"rope_type": "llama3", "factor": 8.0, "low_freq_factor": 1.0,
+                                "high_freq_factor": 4.0, "original_max_position_embeddings": 8192})
+QWEN2_7B = dict(hidden_size=3584, num_hidden_layers=28, num_attention_heads=28, num_key_value_heads=4,
+                rope_theta=1000000.0, max_position_embeddings=131072, use_sliding_window=False)
+MISTRAL_7B_V01 = dict(hidden_size=4096, num_hidden_layers=32, num_attention_heads=32, num_key_value_heads=8,
+                      head_dim=128, rope_theta=10000.0, sliding_window=4096, max_position_embeddings=32768)
+SCALED = {"llama31": dict(hidden_size=256, num_hidden_layers=1),
+          "qwen2": dict(hidden_size=224, num_hidden_layers=1, head_dim=128),  # 3584 / 28, now apart from 224 / 28
+          "mistral01": dict(hidden_size=256, num_hidden_layers=1)}
+# the other kinds of scaled RoPE, on Llama 3.1's layout (values of the kind published checkpoints use)
+OTHER_ROPE = {"linear": {"rope_type": "linear", "factor": 4.0},
+              "dynamic": {"rope_type": "dynamic", "factor": 4.0},
+              "yarn": {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 32768}}
+# positions far apart, so that the slow pairs, which the scaling changes, matter; row 1 shifted by 7
+PROMPT_POSITIONS = torch.tensor([0, 1, 5, 60, 900, 5000, 12000, 30000])
+STEP_POSITIONS = [30001, 45000]
+# float32: the chapter's 1e-5 (allclose's rtol 1e-5 on top, outputs reach about 10); half precision: 1e-2 relative
+# and absolute, a few steps of bfloat16's 8 significant bits (2**-8 = 0.4 % per rounding), as the chapter says
+TOLERANCE = {torch.float32: dict(atol=1e-5), torch.bfloat16: dict(rtol=1e-2, atol=1e-2),
+             torch.float16: dict(rtol=1e-2, atol=1e-2)}
+
+
+@pytest.fixture
+def no_grad():
+    """port_llama copies into parameters in place, as the chapter does with gradients off."""
+    with torch.no_grad():
+        yield
+
+
+def real_family(name):
+    from transformers import LlamaConfig, MistralConfig, Qwen2Config
+    from transformers.models.llama.modeling_llama import LlamaAttention, LlamaRotaryEmbedding
+    from transformers.models.mistral.modeling_mistral import MistralAttention, MistralRotaryEmbedding
+    from transformers.models.qwen2.modeling_qwen2 import Qwen2Attention, Qwen2RotaryEmbedding
+
+    return {"llama31": (LlamaConfig, LlamaAttention, LlamaRotaryEmbedding, LLAMA31_8B),
+            "qwen2": (Qwen2Config, Qwen2Attention, Qwen2RotaryEmbedding, QWEN2_7B),
+            "mistral01": (MistralConfig, MistralAttention, MistralRotaryEmbedding, MISTRAL_7B_V01)}[name]
+
+
+def real_layer(name, seed=0, **changes):
+    """The family's attention module in transformers, built from the published config (scaled as SCALED says), every
+    parameter drawn again (biases included) with std C**-0.5; and its rotary embedding class."""
+    Config, Attention, Rotary, published = real_family(name)
+    config = Config(**{**published, **SCALED[name], **changes}, attn_implementation="eager")
+    torch.manual_seed(seed)
+    with torch.no_grad():
+        module = chapter9()["redraw_"](Attention(config, layer_idx=0).eval(), config.hidden_size ** -0.5)
+        # queries and keys 1.5 times larger: scores of std about 2, so that attention is clearly uneven
+        module.q_proj.weight.mul_(1.5)
+        module.k_proj.weight.mul_(1.5)
+    return module, Rotary
+
+
+def run_both(module, Rotary, layer, dtype, seed=1):
+    """A prompt of 8 tokens at PROMPT_POSITIONS, then two steps, through the module (its rotary embedding made in
+    float32 as the model makes it, a DynamicCache, the float mask) and through the port (a KVCache), in dtype.
+    Returns per call (out, out_hf, weights, weights_hf), and both caches."""
+    from transformers import DynamicCache
+
+    ns = chapter9()
+    C = module.config.hidden_size
+    g = torch.Generator().manual_seed(seed)
+    x = torch.randn(2, 10, C, generator=g).to(dtype)
+    positions = torch.cat([PROMPT_POSITIONS, torch.tensor(STEP_POSITIONS)]) + torch.tensor([[0], [7]])  # (2, 10)
+    rotary, hf_cache, cache, calls = Rotary(module.config), DynamicCache(), ns["KVCache"](), []
+    module, layer = module.to(dtype), layer.to(dtype)
+    with torch.no_grad():
+        for start, end in ((0, 8), (8, 9), (9, 10)):
+            x_new, pos = x[:, start:end], positions[:, start:end]
+            mask = ns["causal_mask"](end - start, end)
+            out_hf, w_hf = module(x_new, position_embeddings=rotary(x_new, pos),
+                                  attention_mask=ns["additive"](mask, dtype)[None, None], past_key_values=hf_cache)
+            out = layer(x_new, mask=mask, positions=pos, cache=cache)
+            calls.append((out, out_hf, layer.attn_weights, w_hf))
+    return calls, cache, hf_cache
+
+
+def largest_difference(calls):
+    return max(max((o.float() - o_hf.float()).abs().max().item(), (w.float() - w_hf.float()).abs().max().item())
+               for o, o_hf, w, w_hf in calls)
+
+
+def all_close(calls, dtype):
+    return all(torch.allclose(o, o_hf, **TOLERANCE[dtype]) and torch.allclose(w, w_hf, **TOLERANCE[dtype])
+               for o, o_hf, w, w_hf in calls)
+
+
+def assert_not_degenerate(module, calls):
+    """Nothing is compared on zero biases or near-uniform attention: every bias the layer has is non-zero, and the
+    largest weight of a query's row is on average well above the even 1 / T_k (at least three times)."""
+    for proj in (module.q_proj, module.k_proj, module.v_proj, module.o_proj):
+        assert proj.bias is None or (proj.bias != 0).all()
+    for *_, w_hf in calls:
+        assert w_hf.float().amax(-1).mean() > 3 / w_hf.size(-1), w_hf.float().amax(-1).mean()
+
+
+def wrong_port(kind, module):
+    ns = chapter9()
+    layer = ns["port_llama"](module)
+    if kind == "scaling ignored":            # reads rope_theta only, as the chapter's first port did
+        layer.inv_freq = ns["rope_speeds"](module.head_dim, module.config.rope_parameters["rope_theta"])
+        layer.speeds = lambda positions: layer.inv_freq
+        layer.attention_scaling = 1.0
+    elif kind == "attention_scaling ignored":
+        layer.attention_scaling = 1.0
+    elif kind == "bias dropped":             # Qwen2's q/k/v biases not carried over
+        layer = ns["port_llama"](module, bias=False)
+    elif kind == "base of v0.2":             # Mistral 7B v0.2 and later use 1e6; v0.1 uses 10000
+        layer = ns["port_llama"](module, base=1000000.0)
+    elif kind == "interleaved":
+        layer = ns["port_llama"](module, rope=ns["rope_interleaved"])
+    else:
+        raise ValueError(kind)
+    return layer
+
+
+REAL = [("llama31", {}), ("qwen2", {}), ("mistral01", {})] + [("llama31", {"rope_scaling": s}) for s in OTHER_ROPE.values()]
+REAL_IDS = ["llama3.1-8B", "qwen2-7B", "mistral-7B-v0.1"] + [f"llama3.1-{k}" for k in OTHER_ROPE]
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16, torch.float16], ids=["fp32", "bf16", "fp16"])
+@pytest.mark.parametrize("name, changes", REAL, ids=REAL_IDS)
+@pytest.mark.usefixtures("no_grad")
+def test_port_llama_equals_the_family_attention_on_its_published_config(name, changes, dtype):
+    """port_llama reads biases, rope_theta and the scaled speeds (and attention_scaling) from the layer's config, and
+    equals that family's attention in transformers at positions up to 45007 (beyond original_max_position_embeddings
+    and, for dynamic, beyond max_position_embeddings), prompt and two cached steps, outputs and weights; the caches
+    hold the same rotated keys."""
+    if changes.get("rope_scaling", {}).get("rope_type") == "dynamic":
+        changes = {**changes, "max_position_embeddings": 8192}     # so that the positions here rescale the speeds
+    module, Rotary = real_layer(name, **changes)
+    layer = chapter9()["port_llama"](module)
+    calls, cache, hf_cache = run_both(module, Rotary, layer, dtype)
+    assert_not_degenerate(module, calls)
+    assert all_close(calls, dtype), largest_difference(calls)
+    assert cache.k.dtype == dtype and torch.allclose(cache.k, hf_cache.layers[0].keys, **TOLERANCE[dtype])
+    if name == "qwen2":
+        assert layer.qkv.bias is not None and layer.out_proj.bias is None
+    if name in ("llama31", "mistral01"):
+        assert layer.qkv.bias is None and layer.out_proj.bias is None
+
+
+WRONG_REAL = [("llama31", {}, "scaling ignored"), ("qwen2", {}, "bias dropped"), ("mistral01", {}, "base of v0.2"),
+              ("qwen2", {}, "interleaved")] + [("llama31", {"rope_scaling": OTHER_ROPE[k]}, "scaling ignored")
+                                                for k in ("linear", "yarn")] + [
+              ("llama31", {"rope_scaling": OTHER_ROPE["yarn"]}, "attention_scaling ignored"),
+              ("llama31", {"rope_scaling": OTHER_ROPE["dynamic"], "max_position_embeddings": 8192}, "scaling ignored")]
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16], ids=["fp32", "bf16"])
+@pytest.mark.parametrize("name, changes, kind", WRONG_REAL,
+                         ids=[f"{n}-{c['rope_scaling']['rope_type'] if c else 'published'}-{k}" for n, c, k in WRONG_REAL])
+@pytest.mark.usefixtures("no_grad")
+def test_wrong_ports_of_the_published_configs_fail(name, changes, kind, dtype):
+    """Each slip a reader can make on these configs fails the comparison, in float32 and in bfloat16 (whose looser
+    tolerance still catches it)."""
+    module, Rotary = real_layer(name, **changes)
+    calls, _, _ = run_both(module, Rotary, wrong_port(kind, module), dtype)
+    assert_not_degenerate(module, calls)
+    assert not all_close(calls, dtype)
+
+
+@pytest.mark.usefixtures("no_grad")
+def test_port_llama_refuses_what_it_cannot_port_naming_the_field():
+    from transformers import LlamaConfig
+    from transformers.models.llama.modeling_llama import LlamaAttention
+
+    ns = chapter9()
+    longrope = LlamaConfig(hidden_size=64, num_attention_heads=4, head_dim=16, max_position_embeddings=8192,
+                           rope_scaling={"rope_type": "longrope", "short_factor": [1.0] * 8, "long_factor": [2.0] * 8,
+                                         "original_max_position_embeddings": 4096})
+    with pytest.raises(ValueError, match=r"rope_parameters\['rope_type'\] = 'longrope'"):
+        ns["port_llama"](LlamaAttention(longrope, layer_idx=0))
+    partial = LlamaConfig(hidden_size=64, num_attention_heads=4, head_dim=16)
+    partial.rope_parameters["partial_rotary_factor"] = 0.5
+    with pytest.raises(ValueError, match=r"rope_parameters\['partial_rotary_factor'\] = 0.5"):
+        ns["port_llama"](LlamaAttention(partial, layer_idx=0))
+    mixed = LlamaAttention(LlamaConfig(hidden_size=64, num_attention_heads=4, head_dim=16, attention_bias=True), 0)
+    mixed.k_proj.bias = None
+    with pytest.raises(ValueError, match=r"attention_bias"):
+        ns["port_llama"](mixed)
+
+
+@pytest.mark.usefixtures("no_grad")
+def test_mistral_v01_window_of_4096_is_transformers_own():
+    """Mistral 7B v0.1's sliding_window = 4096, at its real value: after 4100 tokens, transformers' own sliding-window
+    mask (create_sliding_window_causal_mask) is the chapter's window_mask, and one step of the port with it equals
+    MistralAttention, while the port given the plain causal mask (window ignored) does not. The cached keys are the
+    layer's own, rotated at their positions; the 5 oldest values are made large so that seeing them shows in the
+    output (values do not change the weights, which are compared too)."""
+    from transformers import DynamicCache
+    from transformers.masking_utils import create_sliding_window_causal_mask
+
+    ns = chapter9()
+    module, Rotary = real_layer("mistral01", seed=5)
+    layer = ns["port_llama"](module)
+    T, w = 4100, module.config.sliding_window
+    g = torch.Generator().manual_seed(6)
+    x_old, x_new = torch.randn(1, T, 256, generator=g), torch.randn(1, 1, 256, generator=g)
+    with torch.no_grad():
+        q, k, v = layer.split_heads(x_old)
+        angles = ns["rope_angles"](torch.arange(T)[None], 128, 10000.0)
+        k, v = ns["rope_halves"](k, angles), v.clone()
+        v[:, :, :5] *= 100
+        hf_cache, cache, wide = DynamicCache(), ns["KVCache"](), ns["KVCache"]()
+        hf_cache.update(k, v, 0)
+        cache.append(k, v)
+        wide.append(k, v)
+        position = torch.tensor([[T]])
+        hf_mask = create_sliding_window_causal_mask(module.config, x_new, None, hf_cache, position)
+        ours_mask = ns["window_mask"](1, T + 1, w)
+        assert torch.equal(hf_mask[0, 0] == 0, ours_mask) and ours_mask.sum() == w
+        out_hf, w_hf = module(x_new, position_embeddings=Rotary(module.config)(x_new, position),
+                              attention_mask=hf_mask, past_key_values=hf_cache)
+        out = layer(x_new, mask=ours_mask, positions=position, cache=cache)
+        assert torch.allclose(out, out_hf, atol=1e-5) and torch.allclose(layer.attn_weights, w_hf, atol=1e-5)
+        ignored = layer(x_new, mask=ns["causal_mask"](1, T + 1), positions=position, cache=wide)
+        assert not torch.allclose(ignored, out_hf, atol=1e-5)
