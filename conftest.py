@@ -16,9 +16,10 @@ os.environ["BOOK_EXPLORER_STATES"] = "all"
 LONGEST_FIRST = [
     "tests/test_browser.py",  # ~345 s: every page in chromium (one module fixture)
     "tests/test_site.py",  # ~100 s
-    "tests/test_colab.py",  # ~62 s: the 9 English full notebooks on Colab's versions
-    "tests/test_colab_student.py",  # ~60 s: the 9 Korean student notebooks on Colab's versions
+    "tests/test_colab.py",  # ~70 s: the 10 English full notebooks on Colab's versions
+    "tests/test_colab_student.py",  # ~68 s: the 10 Korean student notebooks on Colab's versions
     "tests/test_notebooks.py",  # ~46 s: every English chapter re-executed on other kernels (two at once)
+    "tests/test_today.py",  # ~25 s: chapter 10's proofs again on other seeds, shapes and configs
     "tests/test_exercises.py",  # ~25 s: 18 kernels (a student notebook's checks, then the exercise section)
     "tests/test_grade.py",  # ~19 s: seven graded submissions (two kernels at once)
     "tests/test_pdf.py",  # ~15 s: reads the PDFs

@@ -373,7 +373,7 @@ STUDY_TIME = {
     "ko": r"예상 시간: (\d+)분\(읽고 실행하기 (\d+)분, 연습 문제 (\d+)개 (\d+)분\)\.",
     "en": r"Time: about (\d+) minutes \((\d+) to read and run, (\d+) for the (\d+) exercises\)\.",
 }
-INSTRUCTOR_ROW = {"ko": r"^\| \[(\d)\. .*\| (\d+)분 \+ (\d+)분 \|$", "en": r"^\| \[(\d)\. .* \| (\d+) min \+ (\d+) min \|$"}
+INSTRUCTOR_ROW = {"ko": r"^\| \[(\d+)\. .*\| (\d+)분 \+ (\d+)분 \|$", "en": r"^\| \[(\d+)\. .* \| (\d+) min \+ (\d+) min \|$"}
 
 
 @pytest.mark.parametrize("lang", ["ko", "en"])

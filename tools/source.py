@@ -160,9 +160,17 @@ class Cell:
         return self._line(_FIGURE_ALT, lang)
 
 
+# LaTeX commands of the solutions' formulas and the plain text they print as
+PLAIN_SYMBOLS = {"approx": "≈", "cdot": "·", "times": "×", "pi": "π", "theta": "θ", "ln": "ln", "log": "log",
+                 "exp": "exp", "le": "≤", "ge": "≥", "ne": "≠"}
+
+
 def plain_math(formula: str) -> str:
     """A formula of the solutions' few kinds as plain text: $x W_Q^\\top$ -> x W_Qᵀ, $e^{m_\\text{old}}$ -> e^(m_old)."""
     text = formula.replace("^\\top", "ᵀ").replace("\\top", "ᵀ")
+    text = re.sub(r"\\sqrt\{([^{}]*)\}", r"√(\1)", text)
+    for command, symbol in PLAIN_SYMBOLS.items():
+        text = re.sub(rf"\\{command}(?![A-Za-z])", symbol, text)
     text = re.sub(r"\\(?:text|mathrm)\{([^{}]*)\}", r"\1", text)
     while "{" in text:
         new = re.sub(r"\^\{([^{}]*)\}", r"^(\1)", re.sub(r"_\{([^{}]*)\}", r"_\1", text))
