@@ -111,8 +111,8 @@ def graded(tmp_path_factory):
     jupyter(nb, folder / "kim_minji.ipynb")
     # a Colab download, all right, named as Colab names a copy
     colab(done, folder / "Copy of 05_scaled_dot_product.ipynb")
-    # VS Code, untouched
-    vscode(nbformat.read(ROOT / "student" / "en" / f"{CH05}.ipynb", as_version=4), folder / "lee_vscode.ipynb")
+    # VS Code, untouched (the chapter's other cells deleted: quicker to run)
+    vscode(trimmed("en"), folder / "lee_vscode.ipynb")
     # Moodle's folder, its name in NFD as macOS writes it; the Korean notebook: the mask's True and False swapped
     nb = copy.deepcopy(ko)
     answers(nb)[0].source = "answer_w_shape = (2, 8, 3, 7)\nanswer_out_shape = (2, 8, 3, 10)\n"
@@ -124,11 +124,14 @@ def graded(tmp_path_factory):
     nb = copy.deepcopy(done)
     answers(nb)[2].source = "def make_mask(lengths, T):\n    return 'no idea'\n"
     jupyter(nb, folder / "choiyuna_67890_111213_05_scaled_dot_product.ipynb")
-    jupyter(done, folder / "choiyuna_67890_111299_05_scaled_dot_product-1.ipynb")
+    nb = trimmed("en")
+    for cell, solution in zip(answers(nb), solutions(CH05, "en"), strict=True):
+        cell.source = solution
+    jupyter(nb, folder / "choiyuna_67890_111299_05_scaled_dot_product-1.ipynb")
     # a zip of two notebooks with the same file name in two folders (their feedback must not collide)
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w") as z:
-        z.writestr("park/05_scaled_dot_product.ipynb", nbformat.writes(done))
+        z.writestr("park/05_scaled_dot_product.ipynb", nbformat.writes(nb))
         z.writestr("jung/05_scaled_dot_product.ipynb", nbformat.writes(trimmed("en")))
     (folder / "group.zip").write_bytes(buffer.getvalue())
     # a zip that tries to write outside its folder
@@ -141,6 +144,10 @@ def graded(tmp_path_factory):
     answers(nb)[0].source = "answer_w_shape = (2, 8, 3, 7)\nanswer_out_shape = (2, 8, 3, 10)\n"
     answers(nb)[1].source = "import time\nwhile True:\n    time.sleep(0.1)\n"
     jupyter(nb, folder / "loop.ipynb")
+    nb = trimmed("en")
+    answers(nb)[0].source = "answer_w_shape = (2, 8, 3, 7)\nanswer_out_shape = (2, 8, 3, 10)\n"
+    answers(nb)[2].source = "def make_mask(lengths, T):\n    while True:\n        pass\n"
+    jupyter(nb, folder / "slow_answer.ipynb")
     nb = trimmed("en")
     answers(nb)[2].source = "import os\nos._exit(3)\n"
     jupyter(nb, folder / "exits.ipynb")
@@ -160,11 +167,35 @@ def graded(tmp_path_factory):
     out = folder / "graded"
     code = grade.main(["05", str(folder), "--jobs", "2", "--cell-timeout", "8", "--timeout", "60", "--memory", "1024",
                        "--out", str(out), "--points", "ch05-ex-mask=2", "--points-file", str(folder / "points.txt")])
+    assert not kernels_left(), "a submission's kernel outlived the grading run"
     rows = list(csv.DictReader((out / "grades.csv").open(encoding="utf-8-sig")))
     by_file: dict[str, list[dict]] = {}
     for row in rows:
         by_file.setdefault(row["file"], []).append(row)
     return code, by_file, out, folder
+
+
+def kernels_left() -> list[str]:
+    """The graded kernels still running among this process's descendants."""
+    import os
+
+    parents = {}
+    for proc in Path("/proc").iterdir():
+        if proc.name.isdigit():
+            try:
+                parents[int(proc.name)] = int((proc / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, ValueError, IndexError):
+                pass
+    mine, found = {os.getpid()}, []
+    for _ in range(20):
+        mine |= {pid for pid, parent in parents.items() if parent in mine}
+    for pid in mine - {os.getpid()}:
+        try:
+            if b"grade_kernel.py" in Path(f"/proc/{pid}/cmdline").read_bytes():
+                found.append(str(pid))
+        except OSError:
+            pass
+    return found
 
 
 def results(by_file, name):
@@ -179,7 +210,7 @@ def test_every_file_gets_its_rows_and_the_run_succeeds(graded):
         "kim_minji.ipynb", "Copy of 05_scaled_dot_product.ipynb", "lee_vscode.ipynb", moodle,
         "choiyuna_67890_111213_05_scaled_dot_product.ipynb", "choiyuna_67890_111299_05_scaled_dot_product-1.ipynb",
         "group.zip/park/05_scaled_dot_product.ipynb", "group.zip/jung/05_scaled_dot_product.ipynb", "evil.zip",
-        "loop.ipynb", "exits.ipynb", "hog.ipynb", "raises.ipynb", "essay.pdf", "broken.ipynb", "other.ipynb",
+        "loop.ipynb", "slow_answer.ipynb", "exits.ipynb", "hog.ipynb", "raises.ipynb", "essay.pdf", "broken.ipynb", "other.ipynb",
         "full.ipynb", "points.txt"}
     for name, rows in by_file.items():
         assert len(rows) == (1 if rows[0]["result"] == "invalid" else len(LABELS)), (name, rows)
@@ -242,6 +273,9 @@ def test_limits_name_the_students_cell_and_say_what_ended_the_kernel(graded):
     assert [r["result"] for r in loop] == ["correct", "did not run", "did not run"]
     assert "did not finish within the time limit (8 s)" in loop[1]["detail"]
     assert "(`import time`)" in loop[1]["detail"], loop[1]["detail"]
+    slow = by_file["slow_answer.ipynb"]
+    assert [r["result"] for r in slow] == ["correct", "not attempted", "error"]
+    assert slow[2]["detail"] == "while the check ran it, the answer's code did not finish within the time limit (8 s)"
     exits = by_file["exits.ipynb"]
     assert [r["result"] for r in exits] == ["not attempted", "not attempted", "did not run"]
     assert "exit code 3" in exits[2]["detail"] and "memory" not in exits[2]["detail"], exits[2]["detail"]
@@ -393,6 +427,32 @@ def test_the_wire_moves_data_never_code():
     served.join(5)
 
 
+@pytest.mark.parametrize("stem", [p.stem for p in __import__("tools.source").source.chapters()
+                                  if grade_judge.exercises_of(parse(p))])
+def test_every_chapters_solutions_pass_their_checks_in_the_judge(stem):
+    """The judge runs each check on the chapter's own code and the answers' names: the solutions (run here on
+    the chapter's cells they need, as a student's kernel would) pass every check, with no name missing."""
+    import contextlib
+    import io
+
+    chapter = parse(find(stem[:2]))
+    exercises = grade_judge.exercises_of(chapter)
+    names = {n for e in exercises for n in e.names}
+    base = grade_judge.namespace(chapter, "en")
+    code = [c.text("en") for c in chapter.cells if "solution" in c.flags]
+    used = set().union(*(grade_judge.bound_and_used(c)[1] for c in code))
+    kernel: dict = {"__name__": "__student__"}
+    with contextlib.redirect_stdout(io.StringIO()):
+        exec(grade_judge.PRELUDE, kernel)
+        for cell in grade_judge.needed_cells(chapter, "en", frozenset(used)):
+            exec(grade_judge._without_magics(cell.text("en")), kernel)
+        for cell in code:
+            exec(cell, kernel)
+    answers = {n: kernel[n] for n in names}
+    said = [grade_judge.run_check(base, e, "en", answers, names) for e in exercises]
+    assert [grade_judge.verdict(s)[0] for s in said] == ["correct"] * len(exercises), said
+
+
 def test_the_judge_reads_only_the_chapters_own_code():
     chapter = parse(find("09"))
     cells = grade_judge.needed_cells(chapter, "en")
@@ -442,3 +502,29 @@ def test_a_grader_error_has_its_row_is_counted_and_fails_the_command(tmp_path, m
     assert "1 grader errors" in said.out and "the grader failed on 1 file" in said.err
     [row] = list(csv.DictReader((tmp_path / "graded" / "grades.csv").open(encoding="utf-8-sig")))
     assert (row["result"], row["detail"]) == ("grader error", "KeyError: 'a bug'")
+
+
+def test_a_request_and_all_it_leads_to_end_within_the_time_limit():
+    """A student's function that calls the judge's module over and over cannot hold the judge past its limit."""
+    import socket
+    import threading
+    import time
+
+    from tools.grade_kernel import PeerTimeout
+
+    a, b = socket.socketpair()
+
+    def forever(layer):
+        while True:
+            layer(1)
+
+    kernel = Endpoint(b, "kernel", {"forever": forever})
+    server = threading.Thread(target=kernel.serve, daemon=True)
+    server.start()
+    judge = Endpoint(a, "judge", peer_trusted=False, timeout=1.0)
+    student = judge.request({"op": "get", "name": "forever"})
+    start = time.monotonic()
+    with pytest.raises(PeerTimeout):
+        student(lambda x: x)
+    assert time.monotonic() - start < 3 and judge.broken
+    a.close()

@@ -1,8 +1,8 @@
 """Grade a folder of students' notebooks for one chapter: python -m tools.grade CHAPTER SUBMISSIONS [options]
 (or make grade CHAPTER=03 SUBMISSIONS=path/to/folder).
 
-The folder is read as an LMS download leaves it: .ipynb files, subfolders one level deep (Moodle's
-`Name_12345_assignsubmission_file_/`), zips (unpacked with limits, never outside their folder), Canvas's
+The folder is read as an LMS download leaves it: .ipynb files, subfolders (one per student, as Moodle's
+`Name_12345_assignsubmission_file_/`; every file in them is read), zips (unpacked with limits, never outside their folder), Canvas's
 `name_12345_67890_file.ipynb` names. Names are NFC-normalised; the same student twice and "Copy of ..." files are
 flagged in a column; every file keeps its own feedback file. Each notebook is read with nbformat's reader in any
 form a front end saves (nbformat 4.0-4.5, sources as strings or lists of lines, with or without cell ids, Colab's
@@ -79,6 +79,7 @@ WORDS = {
         "no answer": "노트북의 커널이 채점기의 질문에 답하지 않았습니다(IPython의 실행 방식을 바꾸었거나 커널이 멈췄습니다)",
         "slow": "답을 확인하는 동안 답의 코드가 제한 시간({limit:g}초) 안에 끝나지 않았습니다",
         "gone": "답을 확인하는 동안 커널이 끝났습니다",
+        "no kernel": "노트북의 커널이 시작되지 않았습니다(채점기 쪽 문제입니다: {error})",
         "after slow": "앞 문제의 답이 끝나지 않아 확인하지 못했습니다",
     },
     "en": {
@@ -101,6 +102,7 @@ WORDS = {
                      "kernel hung)",
         "slow": "while the check ran it, the answer's code did not finish within the time limit ({limit:g} s)",
         "gone": "the kernel ended while the check ran the answer",
+        "no kernel": "the notebook's kernel did not start (a problem on the grader's side: {error})",
         "after slow": "not checked: an earlier answer did not finish",
     },
 }
@@ -217,7 +219,7 @@ def _identify_lms(folder_name: str, file_name: str) -> tuple[str, str, str]:
 
 
 def collect(folder: Path, out: Path, stem: str, unpack: Path) -> list[Submission]:
-    """Every submission in the folder: files at the top, in subfolders one level deep, and in zips."""
+    """Every submission in the folder: files at the top, in its subfolders (one per student), and in zips."""
     found: list[Submission] = []
 
     def add(path: Path, name: str, folder_name: str = "", problem=None) -> None:
@@ -248,9 +250,10 @@ def collect(folder: Path, out: Path, stem: str, unpack: Path) -> list[Submission
         if path.is_dir():
             if out.resolve().is_relative_to(path.resolve()):
                 continue
-            for inner in sorted(path.iterdir(), key=lambda p: nfc(p.name)):
-                if inner.is_file() and not inner.name.startswith("."):
-                    visit(inner, f"{nfc(path.name)}/{nfc(inner.name)}", nfc(path.name))
+            for inner in sorted(path.rglob("*"), key=lambda p: nfc(p.as_posix())):  # one student's folder
+                parts = inner.relative_to(path).parts
+                if inner.is_file() and not any(p.startswith(".") or p == "__MACOSX" for p in parts):
+                    visit(inner, f"{nfc(path.name)}/{nfc('/'.join(parts))}", nfc(path.name))
         elif path.is_file():
             visit(path, nfc(path.name))
     # the same student twice: by LMS id where there is one, else by the name found
@@ -562,8 +565,9 @@ def write_outputs(results: list[Graded], chapter: Chapter, out: Path, points: di
         for graded in best.values():
             sub = graded.submission
             ident = f"Participant {sub.lms_id}" if sub.lms == "moodle" else ""
-            summary_line = "; ".join(f"{r['exercise']}: {r['result']}" for r in graded.rows if r["exercise"]) or \
-                graded.rows[0]["detail"]
+            words = WORDS[graded.language or "en"]
+            summary_line = "; ".join(f"{r['exercise']}: {words[r['result']]}" for r in graded.rows if r["exercise"]) \
+                or graded.rows[0]["detail"]
             writer.writerow([ident, sub.student, f"{_points(graded):g}", f"{most:g}", summary_line])
     return paths
 

@@ -114,11 +114,38 @@ def defined_names(code: str) -> list[str]:
     return list(dict.fromkeys(names))
 
 
+def _base(node) -> str | None:
+    while isinstance(node, (ast.Attribute, ast.Subscript, ast.Call)):
+        node = node.func if isinstance(node, ast.Call) else node.value
+    return node.id if isinstance(node, ast.Name) else None
+
+
+def touched_names(tree: ast.Module) -> set[str]:
+    """The names a cell may change without binding them: `x.attr = ...`, `x[i] = ...`, `x.method(...)` as a
+    statement, and what a decorator is given (`@add_method(MultiHeadAttention)`)."""
+    found = set()
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            for decorator in node.decorator_list:
+                found |= {n.id for n in ast.walk(decorator) if isinstance(n, ast.Name)}
+        elif isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
+            for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
+                if isinstance(target, (ast.Attribute, ast.Subscript)):
+                    found.add(_base(target))
+        elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Call) and \
+                isinstance(node.value.func, ast.Attribute):
+            found.add(_base(node.value.func))
+    return found - {None}
+
+
 def bound_and_used(code: str) -> tuple[set[str], set[str]]:
-    """The names a cell binds at its top level (imports, loops and with-blocks included), and every name it
-    reads anywhere (function bodies included)."""
+    """The names a cell binds at its top level (imports, loops and with-blocks included) or may change (see
+    touched_names; module names aside), and every name it reads anywhere (function bodies included)."""
     tree = ast.parse(_without_magics(code))
+    modules = {(a.asname or a.name).split(".")[0] for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom))
+               for a in n.names}
     bound, used = set(defined_names(code)), set()
+    bound |= touched_names(tree) - modules - {"torch", "np", "nn", "F", "math", "plt", "print"}
     for node in tree.body:
         for sub in ast.walk(node) if not isinstance(node, (ast.FunctionDef, ast.ClassDef)) else ():
             if isinstance(sub, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
@@ -156,11 +183,11 @@ def exercises_of(chapter: Chapter) -> list[Exercise]:
     return found
 
 
-def needed_cells(chapter: Chapter, lang: str) -> list:
+def needed_cells(chapter: Chapter, lang: str, also: frozenset[str] = frozenset()) -> list:
     """The chapter's code cells the checks need, in order: walking back from the check cells (and the check
     helper), each cell that binds a name still needed, and then what that cell reads. Cells that only draw,
     measure or wire an explorer, and whose names no check reads, are left out (they would only cost time)."""
-    needed = set()
+    needed = set(also)
     for cell in chapter.cells:
         if "check" in cell.flags:
             needed |= bound_and_used(cell.text(lang))[1]
@@ -195,7 +222,7 @@ def namespace(chapter: Chapter, lang: str) -> dict:
             for cell in needed_cells(chapter, lang):
                 code = cell.text(lang)
                 try:
-                    exec(compile(code, f"{chapter.path.name}:{cell.line}", "exec"), ns)
+                    exec(compile(_without_magics(code), f"{chapter.path.name}:{cell.line}", "exec"), ns)
                 except Exception as e:
                     raise JudgeError(f"the chapter's own code failed in the judge at {chapter.path.name}:{cell.line}: "
                                      f"{type(e).__name__}: {e}") from e

@@ -15,6 +15,7 @@ comes back: it decodes data into plain values and never runs the submission's co
 function called by the judge may call a module the judge passed to it (served by the judge), which may call a
 method of the student's object (served by the kernel).
 
+A request of the judge, with all the requests it leads to, must be answered within the judge's time limit.
 What the kernel may do with the judge's objects is narrow (Endpoint(peer_trusted=False)): call one the judge
 passed to it, ask its length, read an attribute whose value is data. It can reach nothing else of the judge's."""
 
@@ -28,6 +29,7 @@ import resource
 import socket
 import struct
 import sys
+import time
 
 MAX_FRAME = 512 * 2**20  # bytes in one message, tensors included
 MAX_DEPTH = 40
@@ -119,6 +121,7 @@ class Endpoint:
         self.timeout = timeout
         self.objects: dict[int, object] = {}
         self.broken: WireError | None = None  # once the wire broke (a time-out, the kernel gone), it stays broken
+        self.deadline: float | None = None  # of the outermost request: nested requests do not extend it
         self.ids: dict[int, int] = {}  # id(obj) -> handle
 
     # framing -----------------------------------------------------------------------------------------
@@ -142,7 +145,13 @@ class Endpoint:
         return b"".join(chunks)
 
     def _receive(self) -> dict:
-        self.sock.settimeout(self.timeout)
+        if self.deadline is not None:
+            left = self.deadline - time.monotonic()
+            if left <= 0:
+                raise PeerTimeout("no answer within the time limit")
+            self.sock.settimeout(left)
+        else:
+            self.sock.settimeout(self.timeout)
         head_size, blob_size = struct.unpack(">II", self._read(8))
         if head_size + blob_size > MAX_FRAME:
             raise WireError(f"message of {head_size + blob_size} bytes: more than {MAX_FRAME}")
@@ -268,24 +277,31 @@ class Endpoint:
         """Send a request and return its answer, serving the other side's requests meanwhile."""
         if self.broken:
             raise type(self.broken)(str(self.broken))
+        outermost = self.deadline is None
+        if outermost and self.timeout is not None:
+            self.deadline = time.monotonic() + self.timeout
         try:
-            self._pack(dict(header), args, kwargs if kwargs is not None or args else None)
-        except OSError as e:
-            self.broken = WireError(f"the other side is gone ({e})")
-            raise self.broken from None
-        while True:
             try:
-                message = self._receive()
-            except (WireError, OSError, ValueError) as e:
-                self.broken = e if isinstance(e, WireError) else WireError(str(e))
+                self._pack(dict(header), args, kwargs if kwargs is not None or args else None)
+            except OSError as e:
+                self.broken = WireError(f"the other side is gone ({e})")
                 raise self.broken from None
-            op = message.get("op")
-            if op == "result":
-                return self.decode(message.get("value"), self._tensors(message))
-            if op == "error":
-                raise _exception(str(message.get("type", "RuntimeError")), str(message.get("message", ""))[:ERROR_CHARS],
-                                 message.get("name"))
-            self._answer(message)
+            while True:
+                try:
+                    message = self._receive()
+                except (WireError, OSError, ValueError) as e:
+                    self.broken = e if isinstance(e, WireError) else WireError(str(e))
+                    raise self.broken from None
+                op = message.get("op")
+                if op == "result":
+                    return self.decode(message.get("value"), self._tensors(message))
+                if op == "error":
+                    raise _exception(str(message.get("type", "RuntimeError")),
+                                     str(message.get("message", ""))[:ERROR_CHARS], message.get("name"))
+                self._answer(message)
+        finally:
+            if outermost:
+                self.deadline = None
 
     def serve(self) -> None:
         """Answer requests until the other side says goodbye or closes the connection."""
@@ -296,7 +312,10 @@ class Endpoint:
                 return
             if message.get("op") == "bye":
                 return
-            self._answer(message)
+            try:
+                self._answer(message)
+            except (WireError, OSError):  # the other side left in the middle (its time limit): done
+                return
 
     def _answer(self, message: dict) -> None:
         try:

@@ -9,7 +9,6 @@ kernel is gone, the grader asks it to connect to the judge's socket in its conne
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import signal
 import socket
@@ -38,7 +37,7 @@ class Limits:
 @dataclass
 class Stop:
     cell: int  # index among the submission's cells; -1: before any cell
-    key: str  # a words key of tools/grade.py: stopped, timeout, total, memory, exited, crashed, killed
+    key: str  # a words key of tools/grade.py: stopped, timeout, total, memory, exited, crashed, killed, no kernel
     error: str = ""
     code: int | None = None
 
@@ -114,7 +113,8 @@ def run(cells: list, skip: set[int], limits: Limits, kernel_dir: Path, judge) ->
     stop: Stop | None = None
     result = None
     try:
-        with client.setup_kernel(env={**os.environ, **env} if not limits.sandbox else {"PATH": env["PATH"]}):
+        # only these variables: none of the instructor's (tokens, paths) reach the submission
+        with client.setup_kernel(env=env if not limits.sandbox else {"PATH": env["PATH"]}, cleanup_kc=True):
             wait_in_slices(client)
             for index, cell in enumerate(client.nb.cells):
                 if cell.cell_type != "code":
@@ -144,10 +144,15 @@ def run(cells: list, skip: set[int], limits: Limits, kernel_dir: Path, judge) ->
             result = judge(_connect(client, connection, limits) if alive else None, stop)
     except Exception as e:  # a kernel that would not start, a client error: the submission could not run
         if stop is None:
-            stop = Stop(-1, "stopped", f"{type(e).__name__}: {e}"[:DETAIL_CHARS])
+            stop = Stop(-1, "no kernel", f"{type(e).__name__}: {e}"[:DETAIL_CHARS])
         if result is None:
             result = judge(None, stop)
     finally:
+        try:  # nbclient shuts down the kernel it started; this one in case it could not
+            if run_sync(km.is_alive)():
+                run_sync(km.shutdown_kernel)(now=True)
+        except Exception:
+            pass
         shutil.rmtree(work, ignore_errors=True)
     return stop, result
 
