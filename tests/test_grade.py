@@ -528,3 +528,19 @@ def test_a_request_and_all_it_leads_to_end_within_the_time_limit():
         student(lambda x: x)
     assert time.monotonic() - start < 3 and judge.broken
     a.close()
+
+
+def test_a_fault_of_the_judge_is_a_grader_error_not_the_students(tmp_path, monkeypatch, capsys):
+    nbformat.write(trimmed("en"), tmp_path / "a.ipynb")
+    answers_ = nbformat.read(tmp_path / "a.ipynb", as_version=4)
+    answers(answers_)[0].source = "answer_w_shape = (2, 8, 3, 7)\nanswer_out_shape = (2, 8, 3, 10)\n"
+    nbformat.write(answers_, tmp_path / "a.ipynb")
+
+    def broken(*args, **kwargs):
+        raise ZeroDivisionError("the judge's bug")
+
+    monkeypatch.setattr(grade.grade_judge, "run_check", broken)
+    assert grade.main(["05", str(tmp_path), "--cell-timeout", "30"]) == 1
+    [row] = list(csv.DictReader((tmp_path / "graded" / "grades.csv").open(encoding="utf-8-sig")))
+    assert (row["result"], row["detail"]) == ("grader error", "ZeroDivisionError: the judge's bug")
+    assert not kernels_left()

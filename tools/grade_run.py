@@ -111,7 +111,7 @@ def run(cells: list, skip: set[int], limits: Limits, kernel_dir: Path, judge) ->
                             resources={"metadata": {"path": str(home)}})
     start = time.monotonic()
     stop: Stop | None = None
-    result = None
+    result = judge_error = None
     try:
         # only these variables: none of the instructor's (tokens, paths) reach the submission
         with client.setup_kernel(env=env if not limits.sandbox else {"PATH": env["PATH"]}, cleanup_kc=True):
@@ -141,7 +141,10 @@ def run(cells: list, skip: set[int], limits: Limits, kernel_dir: Path, judge) ->
                 _interrupt(km)
                 _drain(client)
             alive = run_sync(km.is_alive)() and (stop is None or stop.key not in ("exited", "crashed", "killed"))
-            result = judge(_connect(client, connection, limits) if alive else None, stop)
+            try:
+                result = judge(_connect(client, connection, limits) if alive else None, stop)
+            except Exception as e:  # the grader's own fault, not the submission's: raised once the kernel is gone
+                judge_error = e
     except Exception as e:  # a kernel that would not start, a client error: the submission could not run
         if stop is None:
             stop = Stop(-1, "no kernel", f"{type(e).__name__}: {e}"[:DETAIL_CHARS])
@@ -154,6 +157,8 @@ def run(cells: list, skip: set[int], limits: Limits, kernel_dir: Path, judge) ->
         except Exception:
             pass
         shutil.rmtree(work, ignore_errors=True)
+    if judge_error is not None:
+        raise judge_error
     return stop, result
 
 
