@@ -329,13 +329,14 @@ def test_chapter_9_functions_classes_and_modules_are_judged_across_the_sandbox(g
     assert [(e, r) for e, r, _ in graded_09["김민지.ipynb"]] == [
         ("ch09-ex-halves", "correct"), ("ch09-ex-positions", "correct"), ("ch09-ex-prefill", "correct"),
         ("ch09-ex-cache-bytes", "correct"), ("ch09-ex-rolling", "correct")]
+    rolling = graded_09["wrong.ipynb"].pop()
+    assert rolling[:2] == ("ch09-ex-rolling", "not yet") and rolling[2].startswith("the cache keeps more than w keys")
     assert graded_09["wrong.ipynb"] == [
         ("ch09-ex-halves", "not yet", "it turns the wrong way: the halves (x1, x2) must become (-x2, x1), not (x2, -x1)."),
         ("ch09-ex-positions", "not attempted", "the answer cell is the template, unchanged"),
         ("ch09-ex-prefill", "not yet", "the padding keys are visible: combine the causal mask with the padding mask "
                                        "(B, 1, 1, T) using &."),
-        ("ch09-ex-cache-bytes", "not yet", "count both keys and values."),
-        ("ch09-ex-rolling", "not yet", "the cache keeps more than w keys.")]
+        ("ch09-ex-cache-bytes", "not yet", "count both keys and values.")]
 
 
 # -- without kernels ------------------------------------------------------------------------------------------
