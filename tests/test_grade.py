@@ -247,6 +247,7 @@ def test_lms_folders_names_and_flags(graded):
     assert first[2]["result"] == "not yet" and first[2]["detail"].startswith("the mask must be a tensor, got a str")
     assert all("same student twice" in r["flags"] for r in first + second)
     assert "Copy of" in by_file["Copy of 05_scaled_dot_product.ipynb"][0]["flags"]
+    assert by_file["Copy of 05_scaled_dot_product.ipynb"][0]["student"] == "Copy of 05_scaled_dot_product"
     assert not by_file["kim_minji.ipynb"][0]["flags"]
     feedback = sorted(p.name for p in (out / "feedback").iterdir())
     assert len(feedback) == len(by_file), feedback
@@ -260,11 +261,12 @@ def test_canvas_and_moodle_import_files(graded):
     canvas = list(csv.reader((out / "canvas.csv").open(encoding="utf-8")))
     assert canvas[0] == ["Student", "ID", "SIS User ID", "SIS Login ID", "Section", "Chapter 05"]
     assert canvas[1][0].strip() == "Points Possible" and canvas[1][5] == "3.5"
-    yuna = [row for row in canvas if row[1] == "67890"]
-    assert yuna == [["choiyuna", "67890", "", "", "", "3.5"]], yuna  # one row: the better of the two submissions
+    assert canvas[2:] == [["choiyuna", "67890", "", "", "", "3.5"]], canvas  # Canvas's students only, the better
+    # of the two submissions
     moodle = list(csv.DictReader((out / "moodle.csv").open(encoding="utf-8")))
-    hong = [row for row in moodle if row["Identifier"] == "Participant 12345"]
-    assert [(r["Full name"], r["Grade"], r["Maximum Grade"]) for r in hong] == [("홍길동", "0.5", "3.5")]
+    assert [(r["Identifier"], r["Full name"], r["Grade"], r["Maximum Grade"]) for r in moodle] == [
+        ("Participant 12345", "홍길동", "0.5", "3.5")]
+    assert moodle[0]["Feedback comments"] == "ch05-ex-shape: 정답; ch05-ex-scale: 풀지 않음; ch05-ex-mask: 아직"
 
 
 def test_limits_name_the_students_cell_and_say_what_ended_the_kernel(graded):

@@ -161,12 +161,14 @@ def nfc(text: str) -> str:
 
 
 def student_name(name: str, stem: str) -> str:
-    name = nfc(Path(name).stem)
+    """The student's name in a file name: without "Copy of", the chapter's name, "(1)" and the like; the file's
+    own name when nothing else is left (a notebook downloaded under the chapter's name)."""
+    original = name = nfc(Path(name).stem)
     name = COPY.sub("", name)
     name = re.sub(re.escape(stem), " ", name)
     name = re.sub(r"\(\d+\)|\bstudent\b|\bnotebook\b", " ", name, flags=re.I)
     name = re.sub(r"[\s_\-.]+", " ", name).strip()
-    return name or Path(name).stem
+    return name or original
 
 
 def _normal(code: str) -> str:
@@ -552,17 +554,22 @@ def write_outputs(results: list[Graded], chapter: Chapter, out: Path, points: di
         key = (sub.lms, sub.lms_id) if sub.lms_id else ("", sub.student.casefold())
         if key not in best or _points(graded) > _points(best[key]):
             best[key] = graded
+    def of(lms: str) -> list[Graded]:
+        """The students an LMS's file lists: those with its ids if any has one (the LMS matches no other), else all."""
+        known = [g for g in best.values() if g.submission.lms == lms]
+        return known or list(best.values())
+
     with paths[2].open("w", newline="", encoding="utf-8") as f:
         writer = csv.writer(f)
         writer.writerow(["Student", "ID", "SIS User ID", "SIS Login ID", "Section", assignment])
         writer.writerow(["    Points Possible", "", "", "", "", f"{most:g}"])
-        for graded in best.values():
+        for graded in of("canvas"):
             sub = graded.submission
             writer.writerow([sub.student, sub.lms_id if sub.lms == "canvas" else "", "", "", "", f"{_points(graded):g}"])
     with paths[3].open("w", newline="", encoding="utf-8") as f:
         writer = csv.writer(f)
         writer.writerow(["Identifier", "Full name", "Grade", "Maximum Grade", "Feedback comments"])
-        for graded in best.values():
+        for graded in of("moodle"):
             sub = graded.submission
             ident = f"Participant {sub.lms_id}" if sub.lms == "moodle" else ""
             words = WORDS[graded.language or "en"]
