@@ -11,7 +11,7 @@
 #   make lint       ruff over the tools, the tests and the notebooks' code
 #   make colab-venv .venv-colab with Colab's versions (requirements-colab.txt), for the Colab-faithful test
 #   make pdf        the PDF edition, both languages, and one handout per chapter, into _build/pdf/
-#   make grade      grade students' notebooks: make grade CHAPTER=03 SUBMISSIONS=folder [LANG=ko] [OUT=dir]
+#   make grade      grade students' notebooks: make grade CHAPTER=03 SUBMISSIONS=folder [LANG=ko] [OUT=dir] [POINTS=..]
 #   make lab        open the notebooks in JupyterLab on the book's environment (installs requirements-lab.txt)
 #   make clean      remove _build (keeps .venv and node_modules)
 
@@ -116,11 +116,16 @@ serve:
 pdf: book
 	$(PY) -m tools.pdf
 
-# Runs each submitted notebook with limits and judges it with the book's checks (tools/grade.py says how).
-# LANG=ko or LANG=en only: the shell's own LANG (en_US.UTF-8 and the like) is not a choice of language here.
+# Runs each submitted notebook in a bubblewrap sandbox and judges it with the book's checks (tools/grade.py says how).
+# LANG=ko or LANG=en only: the shell's own LANG (en_US.UTF-8 and the like) is not a choice of language here, but
+# LANG given on make's command line must be one of them. Relative folders are read from where make was called
+# ($(PWD), also with make -C). POINTS=ch05-ex-mask=2,... sets points per exercise, ASSIGNMENT= the column of
+# canvas.csv; NO_SANDBOX=1 runs without the sandbox (only inside a container or VM of its own).
 grade: $(VENV_STAMP)
 	@test -n "$(CHAPTER)" -a -n "$(SUBMISSIONS)" || { echo "error: say which chapter and which folder: make grade CHAPTER=03 SUBMISSIONS=path/to/folder"; exit 2; }
-	$(PY) -m tools.grade $(CHAPTER) "$(SUBMISSIONS)" $(if $(OUT),--out "$(OUT)") $(addprefix --lang ,$(filter ko en,$(LANG)))
+	$(PY) -m tools.grade $(CHAPTER) "$(SUBMISSIONS)" --from "$(PWD)" $(if $(OUT),--out "$(OUT)") \
+	  $(if $(or $(filter command line,$(origin LANG)),$(filter ko en,$(LANG))),--lang "$(LANG)") \
+	  $(if $(POINTS),--points "$(POINTS)") $(if $(ASSIGNMENT),--assignment "$(ASSIGNMENT)") $(if $(NO_SANDBOX),--no-sandbox)
 
 # A report, not a test: prints a table and exits 0 whatever the times (tools/bench.py says how it measures).
 bench: $(VENV_STAMP)

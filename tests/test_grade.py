@@ -1,177 +1,549 @@
-"""tools/grade.py on a folder of made-up submissions of chapter 3, one for each case an instructor meets: each
-file's rows in grades.csv are asserted exactly. Seven submissions start a kernel (two at a time, about 10 s in
-all: one loops until the 10-second cell limit, one fills memory up to a 1 GiB limit); the rest are refused
-before any code runs."""
+"""tools/grade.py on a class folder as an instructor receives it, one file for each case, every row asserted.
+
+The submissions are saved as front ends save them: the chapter 5 student notebook run in a real kernel and
+written by nbformat.write (sources as lists of lines, with outputs); a Colab download (nbformat 4.4, no cell ids,
+Colab's metadata and widget state); VS Code's (ids, its metadata); in Moodle's subfolders, Canvas's names, a zip,
+a name in NFD as macOS writes it. One grading run of chapter 5 (two kernels at a time, each in its sandbox) and
+one of chapter 9 (two submissions, one Korean); the rest is tested without kernels. Escapes and forgeries:
+tests/test_grade_escape.py."""
 
 from __future__ import annotations
 
+import copy
 import csv
+import io
 import json
+import unicodedata
+import zipfile
 from pathlib import Path
 
+import nbformat
 import pytest
 from conftest import ROOT
 
-from tools import grade
+from tools import grade, grade_judge
+from tools.grade_kernel import Endpoint
 from tools.source import find, parse
 
-CHAPTER = "03_split_vs_chunk"
-LABELS = ["ch03-ex-pieces", "ch03-ex-sections", "ch03-ex-fuse"]
+CH05 = "05_scaled_dot_product"
+LABELS = ["ch05-ex-shape", "ch05-ex-scale", "ch05-ex-mask"]
 
 
-def student(lang: str) -> dict:
-    return json.loads((ROOT / "student" / lang / f"{CHAPTER}.ipynb").read_text(encoding="utf-8"))
+def solutions(stem: str, lang: str) -> list[str]:
+    return [c.text(lang) for c in parse(find(stem[:2])).cells if "solution" in c.flags]
 
 
-def tagged(nb: dict, tag: str) -> list[dict]:
-    return [c for c in nb["cells"] if tag in c["metadata"].get("tags", [])]
+def answers(nb) -> list:
+    return [c for c in nb.cells if "exercise-student" in c.metadata.get("tags", [])]
 
 
-def solutions(lang: str) -> list[str]:
-    return [c.text(lang) for c in parse(find("03")).cells if "solution" in c.flags]
+def executed(lang: str) -> nbformat.NotebookNode:
+    """The chapter 5 student notebook with its answers solved, run top to bottom in a real kernel, as a student
+    leaves it before downloading."""
+    import tempfile
+
+    from nbclient import NotebookClient
+
+    nb = nbformat.read(ROOT / "student" / lang / f"{CH05}.ipynb", as_version=4)
+    for cell, solution in zip(answers(nb), solutions(CH05, lang), strict=True):
+        cell.source = solution
+    with tempfile.TemporaryDirectory() as cwd:
+        NotebookClient(nb, timeout=120, kernel_name="python3", allow_errors=True,
+                       resources={"metadata": {"path": cwd}}).execute()
+    return nb
+
+
+def jupyter(nb, path: Path) -> None:
+    """Saved as Jupyter saves: nbformat.write (sources as lists of lines)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    nbformat.write(nb, path)
+
+
+def colab(nb, path: Path) -> None:
+    """Saved as Colab's File → Download .ipynb: nbformat 4.4 without cell ids, sources as lists of lines, Colab's
+    notebook and cell metadata, and the state of the widgets the notebook showed."""
+    data = json.loads(nbformat.writes(nb))
+    data["nbformat_minor"] = 4
+    data["metadata"] = {"colab": {"provenance": [], "name": path.name, "toc_visible": True},
+                        "kernelspec": {"name": "python3", "display_name": "Python 3"},
+                        "language_info": {"name": "python"}, "accelerator": "None",
+                        "widgets": {"application/vnd.jupyter.widget-state+json": {
+                            "3f1c": {"model_module": "@jupyter-widgets/controls", "model_name": "DropdownModel",
+                                     "model_module_version": "1.5.0", "state": {"index": 0, "_options_labels": ["0"]}}}}}
+    for i, cell in enumerate(data["cells"]):
+        cell.pop("id", None)
+        cell["metadata"] = {"id": f"cell{i:04x}", "colab": {"base_uri": "https://localhost:8080/"}} if \
+            cell["cell_type"] == "code" else {"id": f"md{i:04x}"}
+        if cell["cell_type"] == "code":
+            cell["metadata"]["outputId"] = f"{i:08x}-0000"
+            cell["metadata"]["tags"] = nb.cells[i].metadata.get("tags", [])
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(data, indent=2, ensure_ascii=False), encoding="utf-8")
+
+
+def vscode(nb, path: Path) -> None:
+    """Saved as VS Code saves: nbformat 4.5 with ids, its interpreter metadata, one-space indent."""
+    data = json.loads(nbformat.writes(nb))
+    data["metadata"]["vscode"] = {"interpreter": {"hash": "f" * 64}}
+    data["metadata"]["language_info"] = {"name": "python", "version": "3.11.7", "mimetype": "text/x-python"}
+    path.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
+def trimmed(lang: str, stem: str = CH05) -> nbformat.NotebookNode:
+    """A student notebook cut down to its title, its set-up and import cells and its exercises (a student who
+    deleted the chapter's other cells): enough for chapter 5's answers, quick to run."""
+    nb = nbformat.read(ROOT / "student" / lang / f"{stem}.ipynb", as_version=4)
+    first = next(i for i, c in enumerate(nb.cells) if "exercise-student" in c.metadata.get("tags", []))
+    start = max(i for i, c in enumerate(nb.cells[:first]) if c.cell_type == "markdown" and "## " in c.source)
+    nb.cells = nb.cells[:3] + nb.cells[start:]
+    return nb
 
 
 @pytest.fixture(scope="module")
-def graded(tmp_path_factory) -> tuple[dict, Path, str]:
-    folder = tmp_path_factory.mktemp("submissions")
+def graded(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("class")
+    done = executed("en")
+    ko = nbformat.read(ROOT / "student" / "ko" / f"{CH05}.ipynb", as_version=4)
 
-    def save(name: str, nb: dict) -> None:
-        (folder / name).write_text(json.dumps(nb, ensure_ascii=False), encoding="utf-8")
-
-    # one wrong, one untouched, one right
-    nb = student("en")
-    answers = tagged(nb, "exercise-student")
-    answers[0]["source"] = "answer_chunk = [5, 5, 5]\nanswer_split = [4, 4, 4, 2]\n"
-    answers[2]["source"] = solutions("en")[2]
-    save("kim_minji.ipynb", nb)
-    # the Korean notebook, a name with Hangul and spaces: wrong, right, and an answer the check cannot call
-    nb = student("ko")
-    answers = tagged(nb, "exercise-student")
-    answers[0]["source"] = "answer_chunk = [5, 5, 5]\nanswer_split = [4, 4, 4, 2]\n"
-    answers[1]["source"] = solutions("ko")[1]
-    answers[2]["source"] = "def fuse_layers(lin_q, lin_k, lin_v):\n    return lin_q.weight.T()\n"
-    save("홍길동 03_split_vs_chunk.ipynb", nb)
-    # a check cell edited to say correct, and a check cell deleted after a right answer
-    nb = student("en")
-    answers, checks = tagged(nb, "exercise-student"), tagged(nb, "exercise-check")
-    checks[0]["source"] = 'print("✅ ch03-ex-pieces: correct!")\n'
-    answers[2]["source"] = solutions("en")[2]
-    nb["cells"].remove(checks[2])
-    save("tampered.ipynb", nb)
-    # right answers, but the first answer cell moved to the end: its check runs before the answer exists
-    nb = student("en")
-    answers = tagged(nb, "exercise-student")
-    for cell, solution in zip(answers, solutions("en"), strict=True):
-        cell["source"] = solution
-    nb["cells"].remove(answers[0])
-    nb["cells"].append(answers[0])
-    save("reordered.ipynb", nb)
-    # a loop that never ends, memory filled up, an import that fails in the first code cell
-    nb = student("en")
-    tagged(nb, "exercise-student")[1]["source"] = "import time\nwhile True:\n    time.sleep(0.1)\n"
-    save("loop.ipynb", nb)
-    nb = student("en")
-    tagged(nb, "exercise-student")[1]["source"] = "hog = []\nwhile True:\n    hog.append(torch.ones(10**8))\n"
-    save("hog.ipynb", nb)
-    nb = student("en")
-    next(c for c in nb["cells"] if c["cell_type"] == "code")["source"] = "import no_such_module_anywhere\n"
-    save("raises.ipynb", nb)
-    # refused before running: not a notebook, broken JSON, another chapter, the full notebook
+    # Jupyter, after a real run: right, wrong (scale still divides by sqrt(C), now written otherwise), right
+    nb = copy.deepcopy(done)
+    answers(nb)[1].source = answers(nb)[1].source.replace("d_k = k_h.size(-1)", "d_k = C")
+    jupyter(nb, folder / "kim_minji.ipynb")
+    # a Colab download, all right, named as Colab names a copy
+    colab(done, folder / "Copy of 05_scaled_dot_product.ipynb")
+    # VS Code, untouched (the chapter's other cells deleted: quicker to run)
+    vscode(trimmed("en"), folder / "lee_vscode.ipynb")
+    # Moodle's folder, its name in NFD as macOS writes it; the Korean notebook: the mask's True and False swapped
+    nb = copy.deepcopy(ko)
+    answers(nb)[0].source = "answer_w_shape = (2, 8, 3, 7)\nanswer_out_shape = (2, 8, 3, 10)\n"
+    answers(nb)[2].source = solutions(CH05, "ko")[2].replace("return tri & real", "return ~(tri & real")
+    answers(nb)[2].source = answers(nb)[2].source.replace("None, :]", "None, :])")
+    moodle = unicodedata.normalize("NFD", "홍길동_12345_assignsubmission_file_")
+    jupyter(nb, folder / moodle / unicodedata.normalize("NFD", "05_scaled_dot_product.ipynb"))
+    # Canvas: the same student twice (a resubmission)
+    nb = copy.deepcopy(done)
+    answers(nb)[2].source = "def make_mask(lengths, T):\n    return 'no idea'\n"
+    jupyter(nb, folder / "choiyuna_67890_111213_05_scaled_dot_product.ipynb")
+    nb = trimmed("en")
+    for cell, solution in zip(answers(nb), solutions(CH05, "en"), strict=True):
+        cell.source = solution
+    jupyter(nb, folder / "choiyuna_67890_111299_05_scaled_dot_product-1.ipynb")
+    # a zip of two notebooks with the same file name in two folders (their feedback must not collide)
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as z:
+        z.writestr("park/05_scaled_dot_product.ipynb", nbformat.writes(nb))
+        z.writestr("jung/05_scaled_dot_product.ipynb", nbformat.writes(trimmed("en")))
+    (folder / "group.zip").write_bytes(buffer.getvalue())
+    # a zip that tries to write outside its folder
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as z:
+        z.writestr("../../escaped.ipynb", nbformat.writes(done))
+    (folder / "evil.zip").write_bytes(buffer.getvalue())
+    # limits and endings: a loop in the second answer, os._exit in the third, memory filled, a failing import
+    nb = trimmed("en")
+    answers(nb)[0].source = "answer_w_shape = (2, 8, 3, 7)\nanswer_out_shape = (2, 8, 3, 10)\n"
+    answers(nb)[1].source = "import time\nwhile True:\n    time.sleep(0.1)\n"
+    jupyter(nb, folder / "loop.ipynb")
+    nb = trimmed("en")
+    answers(nb)[0].source = "answer_w_shape = (2, 8, 3, 7)\nanswer_out_shape = (2, 8, 3, 10)\n"
+    answers(nb)[2].source = "def make_mask(lengths, T):\n    while True:\n        pass\n"
+    jupyter(nb, folder / "slow_answer.ipynb")
+    nb = trimmed("en")
+    answers(nb)[2].source = "import os\nos._exit(3)\n"
+    jupyter(nb, folder / "exits.ipynb")
+    nb = trimmed("en")
+    answers(nb)[1].source = "hog = []\nwhile True:\n    hog.append(torch.ones(10**8))\n"
+    jupyter(nb, folder / "hog.ipynb")
+    nb = trimmed("en")
+    next(c for c in nb.cells if c.cell_type == "code").source = "import no_such_module_anywhere\n"
+    jupyter(nb, folder / "raises.ipynb")
+    # refused before running
     (folder / "essay.pdf").write_bytes(b"%PDF-1.4")
     (folder / "broken.ipynb").write_text('{"cells": [ {"cell_type": "code",', encoding="utf-8")
-    save("other.ipynb", json.loads((ROOT / "student/en/04_heads_view_transpose.ipynb").read_text(encoding="utf-8")))
-    save("full.ipynb", json.loads((ROOT / f"notebooks/en/{CHAPTER}.ipynb").read_text(encoding="utf-8")))
+    jupyter(nbformat.read(ROOT / "student/en/04_heads_view_transpose.ipynb", as_version=4), folder / "other.ipynb")
+    jupyter(nbformat.read(ROOT / f"notebooks/en/{CH05}.ipynb", as_version=4), folder / "full.ipynb")
+    (folder / "points.txt").write_text("# points per exercise\nch05-ex-shape = 0.5\n", encoding="utf-8")
 
     out = folder / "graded"
-    code = grade.main(["03", str(folder), "--jobs", "2", "--cell-timeout", "10", "--timeout", "60",
-                       "--memory", "1024", "--out", str(out)])
-    assert code == 0
-    with (out / "grades.csv").open(encoding="utf-8-sig") as f:
-        rows = list(csv.DictReader(f))
-    by_file: dict[str, list[tuple[str, str, str]]] = {}
+    code = grade.main(["05", str(folder), "--jobs", "2", "--cell-timeout", "8", "--timeout", "60", "--memory", "1024",
+                       "--out", str(out), "--points", "ch05-ex-mask=2", "--points-file", str(folder / "points.txt")])
+    assert not kernels_left(), "a submission's kernel outlived the grading run"
+    rows = list(csv.DictReader((out / "grades.csv").open(encoding="utf-8-sig")))
+    by_file: dict[str, list[dict]] = {}
     for row in rows:
-        by_file.setdefault(row["file"], []).append((row["exercise"], row["result"], row["detail"]))
-    return by_file, out, rows[0].keys() if rows else []
+        by_file.setdefault(row["file"], []).append(row)
+    return code, by_file, out, folder
+
+
+def kernels_left() -> list[str]:
+    """The graded kernels still running among this process's descendants."""
+    import os
+
+    parents = {}
+    for proc in Path("/proc").iterdir():
+        if proc.name.isdigit():
+            try:
+                parents[int(proc.name)] = int((proc / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, ValueError, IndexError):
+                pass
+    mine, found = {os.getpid()}, []
+    for _ in range(20):
+        mine |= {pid for pid, parent in parents.items() if parent in mine}
+    for pid in mine - {os.getpid()}:
+        try:
+            if b"grade_kernel.py" in Path(f"/proc/{pid}/cmdline").read_bytes():
+                found.append(str(pid))
+        except OSError:
+            pass
+    return found
 
 
 def results(by_file, name):
-    return [(e, r) for e, r, _ in by_file[name]]
+    return [(r["exercise"], r["result"]) for r in by_file[name]]
 
 
-def test_the_csv_has_the_columns_and_one_row_per_submission_and_exercise(graded):
-    by_file, out, columns = graded
-    assert list(columns) == list(grade.COLUMNS)
-    assert len(by_file) == 11
+def test_every_file_gets_its_rows_and_the_run_succeeds(graded):
+    code, by_file, out, folder = graded
+    assert code == 0
+    moodle = "홍길동_12345_assignsubmission_file_/05_scaled_dot_product.ipynb"
+    assert set(by_file) == {
+        "kim_minji.ipynb", "Copy of 05_scaled_dot_product.ipynb", "lee_vscode.ipynb", moodle,
+        "choiyuna_67890_111213_05_scaled_dot_product.ipynb", "choiyuna_67890_111299_05_scaled_dot_product-1.ipynb",
+        "group.zip/park/05_scaled_dot_product.ipynb", "group.zip/jung/05_scaled_dot_product.ipynb", "evil.zip",
+        "loop.ipynb", "slow_answer.ipynb", "exits.ipynb", "hog.ipynb", "raises.ipynb", "essay.pdf", "broken.ipynb", "other.ipynb",
+        "full.ipynb", "points.txt"}
     for name, rows in by_file.items():
-        expected = 1 if rows[0][1] == "invalid" else len(LABELS)
-        assert len(rows) == expected, (name, rows)
-    with (out / "totals.csv").open(encoding="utf-8-sig") as f:
-        totals = {row["file"]: row for row in csv.DictReader(f)}
-    assert totals["kim_minji.ipynb"]["correct"] == "1" and totals["kim_minji.ipynb"]["exercises"] == "3"
+        assert len(rows) == (1 if rows[0]["result"] == "invalid" else len(LABELS)), (name, rows)
+    assert not (folder.parent / "escaped.ipynb").exists() and not (folder / "escaped.ipynb").exists()
 
 
-def test_right_wrong_and_untouched_answers(graded):
-    by_file, _, _ = graded
+def test_notebooks_as_jupyter_colab_and_vscode_save_them(graded):
+    _, by_file, _, _ = graded
     assert results(by_file, "kim_minji.ipynb") == [
-        ("ch03-ex-pieces", "not yet"), ("ch03-ex-sections", "not attempted"), ("ch03-ex-fuse", "correct")]
-    detail = by_file["kim_minji.ipynb"][0][2]
-    assert detail.startswith("not yet: answer_chunk (answer_split: right); split(n) cuts"), detail
+        ("ch05-ex-shape", "correct"), ("ch05-ex-scale", "not yet"), ("ch05-ex-mask", "correct")]
+    assert by_file["kim_minji.ipynb"][1]["detail"].startswith("the d_k of √d_k is the length"), by_file["kim_minji.ipynb"]
+    assert results(by_file, "Copy of 05_scaled_dot_product.ipynb") == [(label, "correct") for label in LABELS]
+    assert results(by_file, "lee_vscode.ipynb") == [(label, "not attempted") for label in LABELS]
 
 
-def test_a_korean_notebook_is_graded_in_korean(graded):
-    by_file, out, _ = graded
-    rows = by_file["홍길동 03_split_vs_chunk.ipynb"]
-    assert [(e, r) for e, r, _ in rows] == [
-        ("ch03-ex-pieces", "not yet"), ("ch03-ex-sections", "correct"), ("ch03-ex-fuse", "error")]
-    assert rows[0][2].startswith("틀린 칸: answer_chunk (맞은 칸: answer_split). split(n)은"), rows[0][2]
-    assert rows[2][2] == "TypeError: 'Tensor' object is not callable", rows[2][2]
-    feedback = (out / "feedback" / "홍길동_03_split_vs_chunk.md").read_text(encoding="utf-8")
-    assert "맞힌 문제: 1 / 3" in feedback and "✅ 정답" in feedback and "❌ 오류" in feedback
+def test_points_per_exercise_and_totals(graded):
+    _, by_file, out, _ = graded
+    assert [r["points"] for r in by_file["kim_minji.ipynb"]] == ["0.5", "0", "2"]
+    totals = {r["file"]: r for r in csv.DictReader((out / "totals.csv").open(encoding="utf-8-sig"))}
+    assert totals["kim_minji.ipynb"]["points"] == "2.5" and totals["kim_minji.ipynb"]["max_points"] == "3.5"
+    assert totals["kim_minji.ipynb"]["correct"] == "2" and totals["kim_minji.ipynb"]["exercises"] == "3"
 
 
-def test_the_books_checks_judge_not_the_submissions(graded):
-    by_file, _, _ = graded
-    assert results(by_file, "tampered.ipynb") == [
-        ("ch03-ex-pieces", "not attempted"), ("ch03-ex-sections", "not attempted"), ("ch03-ex-fuse", "correct")]
+def test_lms_folders_names_and_flags(graded):
+    _, by_file, out, _ = graded
+    moodle = by_file["홍길동_12345_assignsubmission_file_/05_scaled_dot_product.ipynb"]
+    assert {(r["student"], r["lms_id"], r["language"]) for r in moodle} == {("홍길동", "12345", "ko")}
+    assert [(r["exercise"], r["result"]) for r in moodle] == [
+        ("ch05-ex-shape", "correct"), ("ch05-ex-scale", "not attempted"), ("ch05-ex-mask", "not yet")]
+    assert moodle[2]["detail"].startswith("True와 False가 뒤바뀌었습니다"), moodle[2]["detail"]
+    first, second = (by_file[f"choiyuna_67890_{n}_05_scaled_dot_product{s}.ipynb"] for n, s in (("111213", ""),
+                                                                                              ("111299", "-1")))
+    assert first[0]["student"] == "choiyuna" and first[0]["lms_id"] == "67890"
+    assert first[2]["result"] == "not yet" and first[2]["detail"].startswith("the mask must be a tensor, got a str")
+    assert all("same student twice" in r["flags"] for r in first + second)
+    assert "Copy of" in by_file["Copy of 05_scaled_dot_product.ipynb"][0]["flags"]
+    assert by_file["Copy of 05_scaled_dot_product.ipynb"][0]["student"] == "Copy of 05_scaled_dot_product"
+    assert not by_file["kim_minji.ipynb"][0]["flags"]
+    feedback = sorted(p.name for p in (out / "feedback").iterdir())
+    assert len(feedback) == len(by_file), feedback
+    assert "group.zip_park_05_scaled_dot_product.md" in feedback and "group.zip_jung_05_scaled_dot_product.md" in feedback
+    text = (out / "feedback" / "홍길동_12345_assignsubmission_file__05_scaled_dot_product.md").read_text(encoding="utf-8")
+    assert "맞힌 문제: 1 / 3" in text and "❌ 아직" in text, text
 
 
-def test_cells_moved_out_of_order_run_in_their_new_order(graded):
-    by_file, _, _ = graded
-    rows = by_file["reordered.ipynb"]
-    assert [(e, r) for e, r, _ in rows] == [
-        ("ch03-ex-pieces", "error"), ("ch03-ex-sections", "correct"), ("ch03-ex-fuse", "correct")]
-    assert rows[0][2].startswith("a name the check needs is missing: answer_chunk"), rows[0][2]
+def test_canvas_and_moodle_import_files(graded):
+    _, _, out, _ = graded
+    canvas = list(csv.reader((out / "canvas.csv").open(encoding="utf-8")))
+    assert canvas[0] == ["Student", "ID", "SIS User ID", "SIS Login ID", "Section", "Chapter 05"]
+    assert canvas[1][0].strip() == "Points Possible" and canvas[1][5] == "3.5"
+    assert canvas[2:] == [["choiyuna", "67890", "", "", "", "3.5"]], canvas  # Canvas's students only, the better
+    # of the two submissions
+    moodle = list(csv.DictReader((out / "moodle.csv").open(encoding="utf-8")))
+    assert [(r["Identifier"], r["Full name"], r["Grade"], r["Maximum Grade"]) for r in moodle] == [
+        ("Participant 12345", "홍길동", "0.5", "3.5")]
+    assert moodle[0]["Feedback comments"] == "ch05-ex-shape: 정답; ch05-ex-scale: 풀지 않음; ch05-ex-mask: 아직 아님"
 
 
-def test_limits_stop_a_loop_and_a_memory_hog_and_later_exercises_did_not_run(graded):
-    by_file, _, _ = graded
+def test_limits_name_the_students_cell_and_say_what_ended_the_kernel(graded):
+    _, by_file, _, _ = graded
     loop = by_file["loop.ipynb"]
-    assert [r for _, r, _ in loop] == ["not attempted", "did not run", "did not run"]
-    assert "did not finish within the time limit (10 s)" in loop[1][2] and "(`import time`)" in loop[1][2]
+    assert [r["result"] for r in loop] == ["correct", "did not run", "did not run"]
+    assert "did not finish within the time limit (8 s)" in loop[1]["detail"]
+    assert "(`import time`)" in loop[1]["detail"], loop[1]["detail"]
+    slow = by_file["slow_answer.ipynb"]
+    assert [r["result"] for r in slow] == ["correct", "not attempted", "error"]
+    assert slow[2]["detail"] == "while the check ran it, the answer's code did not finish within the time limit (8 s)"
+    exits = by_file["exits.ipynb"]
+    assert [r["result"] for r in exits] == ["not attempted", "not attempted", "did not run"]
+    assert "exit code 3" in exits[2]["detail"] and "memory" not in exits[2]["detail"], exits[2]["detail"]
     hog = by_file["hog.ipynb"]
-    assert [r for _, r, _ in hog] == ["not attempted", "did not run", "did not run"]
-    assert "went over the memory limit (1024 MiB)" in hog[1][2], hog[1][2]
+    assert [r["result"] for r in hog] == ["not attempted", "did not run", "did not run"]
+    assert "went over the memory limit (1024 MiB)" in hog[1]["detail"], hog[1]["detail"]
     raises = by_file["raises.ipynb"]
-    assert [r for _, r, _ in raises] == ["did not run"] * 3
-    assert "ModuleNotFoundError: No module named 'no_such_module_anywhere'" in raises[0][2]
+    assert [r["result"] for r in raises] == ["did not run"] * 3
+    assert "ModuleNotFoundError: No module named 'no_such_module_anywhere'" in raises[0]["detail"]
 
 
 @pytest.mark.parametrize(("name", "words"), [
     ("essay.pdf", "not a notebook (.ipynb)"),
+    ("points.txt", "not a notebook (.ipynb)"),
     ("broken.ipynb", "the notebook file is damaged (JSON error: line 1"),
-    ("other.ipynb", "this is chapter 4's notebook; chapter 3's was asked for"),
+    ("other.ipynb", "this is chapter 4's notebook; chapter 5's was asked for"),
     ("full.ipynb", "this is the full notebook with the solutions"),
+    ("evil.zip", "the zip file cannot be unpacked: a member outside the zip's folder"),
 ])
 def test_files_that_cannot_be_graded_get_one_row_saying_why(graded, name, words):
-    by_file, _, _ = graded
-    [(exercise, result, detail)] = by_file[name]
-    assert (exercise, result) == ("", "invalid") and words in detail, detail
+    _, by_file, _, _ = graded
+    [row] = by_file[name]
+    assert (row["exercise"], row["result"]) == ("", "invalid") and words in row["detail"], row["detail"]
+
+
+@pytest.fixture(scope="module")
+def graded_09(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("class09")
+    stem = "09_positions"
+    nb = nbformat.read(ROOT / "student" / "ko" / f"{stem}.ipynb", as_version=4)
+    for cell, solution in zip(answers(nb), solutions(stem, "ko"), strict=True):
+        cell.source = solution
+    jupyter(nb, folder / "김민지.ipynb")
+    nb = nbformat.read(ROOT / "student" / "en" / f"{stem}.ipynb", as_version=4)
+    right = solutions(stem, "en")
+    answers(nb)[0].source = right[0].replace("torch.cat([-x2, x1]", "torch.cat([x2, -x1]")
+    answers(nb)[2].source = right[2].replace("real[:, None, None, :] & causal_mask(T, T)", "causal_mask(T, T)")
+    answers(nb)[3].source = "answer_gqa_mib = 512\nanswer_repeated_mib = 4096\n"
+    answers(nb)[4].source = right[4].replace("-self.window:", "-self.window - 1:")
+    colab(nb, folder / "wrong.ipynb")
+    out = folder / "graded"
+    assert grade.main(["9", str(folder), "--jobs", "2", "--out", str(out)]) == 0
+    rows = list(csv.DictReader((out / "grades.csv").open(encoding="utf-8-sig")))
+    return {name: [(r["exercise"], r["result"], r["detail"]) for r in rows if r["file"] == name]
+            for name in {r["file"] for r in rows}}
+
+
+def test_chapter_9_functions_classes_and_modules_are_judged_across_the_sandbox(graded_09):
+    """prefill gets the judge's layer (a proxy: its calls come back to the judge) and returns the kernel's cache
+    (a proxy: the judge asks its length); WindowCache is the kernel's class, used as the judge's layer's cache."""
+    assert [(e, r) for e, r, _ in graded_09["김민지.ipynb"]] == [
+        ("ch09-ex-halves", "correct"), ("ch09-ex-positions", "correct"), ("ch09-ex-prefill", "correct"),
+        ("ch09-ex-cache-bytes", "correct"), ("ch09-ex-rolling", "correct")]
+    rolling = graded_09["wrong.ipynb"].pop()
+    assert rolling[:2] == ("ch09-ex-rolling", "not yet") and rolling[2].startswith("the cache keeps more than w keys")
+    assert graded_09["wrong.ipynb"] == [
+        ("ch09-ex-halves", "not yet", "it turns the wrong way: the halves (x1, x2) must become (-x2, x1), not (x2, -x1)."),
+        ("ch09-ex-positions", "not attempted", "the answer cell is the template, unchanged"),
+        ("ch09-ex-prefill", "not yet", "the padding keys are visible: combine the causal mask with the padding mask "
+                                       "(B, 1, 1, T) using &."),
+        ("ch09-ex-cache-bytes", "not yet", "count both keys and values.")]
+
+
+# -- without kernels ------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("form", ["jupyter", "colab", "vscode", "strings", "4.0"])
+def test_any_saved_form_reads_as_the_same_notebook(tmp_path, form):
+    nb = nbformat.read(ROOT / "student" / "en" / f"{CH05}.ipynb", as_version=4)
+    path = tmp_path / "x.ipynb"
+    if form == "jupyter":
+        jupyter(nb, path)
+    elif form == "colab":
+        colab(nb, path)
+    elif form == "vscode":
+        vscode(nb, path)
+    elif form == "strings":
+        path.write_text(json.dumps(nb), encoding="utf-8")
+    else:
+        data = json.loads(nbformat.writes(nb))
+        data["nbformat_minor"] = 0
+        for cell in data["cells"]:
+            cell.pop("id", None)
+        path.write_text(json.dumps(data), encoding="utf-8")
+    raw = path.read_bytes()
+    assert (b'"source": [' in raw) == (form in ("jupyter", "colab", "vscode", "4.0")), form
+    read = grade.read_notebook(raw)
+    assert [c.source for c in read.cells] == [c.source for c in nb.cells]
+    assert all(isinstance(c.source, str) for c in read.cells)
+
+
+def test_a_zip_is_unpacked_within_limits(tmp_path, monkeypatch):
+    inside = tmp_path / "in"
+    path = tmp_path / "a.zip"
+    with zipfile.ZipFile(path, "w") as z:
+        z.writestr("/etc/passwd.ipynb", "{}")
+    assert grade._unzip(path, inside)[1].startswith("a member outside")
+    with zipfile.ZipFile(path, "w") as z:
+        info = zipfile.ZipInfo("link.ipynb")
+        info.external_attr = 0o120777 << 16
+        z.writestr(info, "/etc/passwd")
+    assert grade._unzip(path, inside)[1].startswith("a symbolic link")
+    monkeypatch.setitem(grade.ZIP_LIMITS, "bytes", 1000)
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr("big.ipynb", "0" * 10_000)
+    assert "more than 0 MiB unpacked" in grade._unzip(path, inside)[1]
+    assert not list(inside.rglob("*")) if inside.exists() else True
+
+
+def test_lms_names():
+    assert grade._identify_lms("Kim Minji_3301_assignsubmission_file_", "x.ipynb") == ("moodle", "3301", "Kim Minji")
+    assert grade._identify_lms("", "kimminji_LATE_4401_99_05_scaled.ipynb") == ("canvas", "4401", "kimminji")
+    assert grade._identify_lms("", "kim_minji.ipynb") == ("", "", "")
+
+
+def test_the_wire_moves_data_never_code():
+    """What crosses between kernel and judge: data decoded into plain values; objects only as proxies, and the
+    kernel may not walk from the judge's object to anything else of the judge's."""
+    import socket
+
+    import torch
+
+    a, b = socket.socketpair()
+    judge, kernel = Endpoint(a, "judge", peer_trusted=False, timeout=5), Endpoint(b, "kernel", {})
+    tensors: dict = {}
+    value = (1, 2.5, float("nan"), None, ..., "s", [True], {"k": torch.arange(3)}, torch.float16, torch.Size([2, 3]))
+    encoded = judge.encode(value, tensors)
+    json.dumps(encoded)
+    decoded = kernel.decode(encoded, tensors)
+    assert decoded[:2] == (1, 2.5) and decoded[3:7] == (None, ..., "s", [True])
+    assert torch.equal(decoded[7]["k"], torch.arange(3)) and decoded[8] is torch.float16 and decoded[9] == (2, 3)
+
+    class Layer:
+        secret = object()
+
+        def __call__(self, x):
+            return x * 2
+
+    ref = judge.encode(Layer(), {})
+    proxy = kernel.decode(ref, {})
+    assert type(proxy).__name__ == "Layer"
+    import threading
+
+    served = threading.Thread(target=lambda: [judge._answer(judge._receive()) for _ in range(3)])
+    served.start()
+    assert torch.equal(proxy(torch.ones(2)), torch.full((2,), 2.0))
+    with pytest.raises(PermissionError):
+        proxy._Remote__dict  # noqa: B018 (names starting with _ are refused)
+    with pytest.raises(RuntimeError, match="is not data"):
+        proxy.secret  # noqa: B018 (an attribute that is not data is refused)
+    served.join(5)
+
+
+@pytest.mark.parametrize("stem", [p.stem for p in __import__("tools.source").source.chapters()
+                                  if grade_judge.exercises_of(parse(p))])
+def test_every_chapters_solutions_pass_their_checks_in_the_judge(stem):
+    """The judge runs each check on the chapter's own code and the answers' names: the solutions (run here on
+    the chapter's cells they need, as a student's kernel would) pass every check, with no name missing."""
+    import contextlib
+    import io
+
+    chapter = parse(find(stem[:2]))
+    exercises = grade_judge.exercises_of(chapter)
+    names = {n for e in exercises for n in e.names}
+    base = grade_judge.namespace(chapter, "en")
+    code = [c.text("en") for c in chapter.cells if "solution" in c.flags]
+    used = set().union(*(grade_judge.bound_and_used(c)[1] for c in code))
+    kernel: dict = {"__name__": "__student__"}
+    with contextlib.redirect_stdout(io.StringIO()):
+        exec(grade_judge.PRELUDE, kernel)
+        for cell in grade_judge.needed_cells(chapter, "en", frozenset(used)):
+            exec(grade_judge._without_magics(cell.text("en")), kernel)
+        for cell in code:
+            exec(cell, kernel)
+    answers = {n: kernel[n] for n in names}
+    said = [grade_judge.run_check(base, e, "en", answers, names) for e in exercises]
+    assert [grade_judge.verdict(s)[0] for s in said] == ["correct"] * len(exercises), said
+
+
+def test_the_judge_reads_only_the_chapters_own_code():
+    chapter = parse(find("09"))
+    cells = grade_judge.needed_cells(chapter, "en")
+    assert cells and not any({"solution", "student", "check", "widget"} & set(c.flags) for c in cells)
+    assert [e.names for e in grade_judge.exercises_of(chapter)] == [
+        ("apply_rope",), ("positions_for",), ("prefill",), ("answer_gqa_mib", "answer_repeated_mib"), ("WindowCache",)]
 
 
 @pytest.mark.parametrize(("args", "words"), [
-    (["03", "/no/such/folder"], "/no/such/folder is not a folder"),
+    (["05", "/no/such/folder"], "/no/such/folder is not a folder"),
     (["42", "."], "unknown chapter '42'"),
+    (["05", ".", "--lang", "fr"], "unknown language 'fr'"),
+    (["05", ".", "--points", "ch05-ex-nope=2"], "no exercise 'ch05-ex-nope'"),
+    (["05", ".", "--points", "ch05-ex-mask"], "points are given as LABEL=N"),
 ])
-def test_bad_arguments_get_a_clear_error(args, words, capsys):
+def test_bad_arguments_get_a_clear_error(args, words, capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
     assert grade.main(args) == 2
     assert words in capsys.readouterr().err
+
+
+def test_a_relative_folder_is_read_from_where_the_instructor_stands(tmp_path, monkeypatch, capsys):
+    (tmp_path / "subs").mkdir()
+    monkeypatch.chdir(ROOT)
+    assert grade.main(["05", "subs", "--from", str(tmp_path)]) == 2
+    assert f"{tmp_path / 'subs'} holds no files to grade" in capsys.readouterr().err
+
+
+def test_without_a_sandbox_the_grader_refuses_unless_told(tmp_path, monkeypatch, capsys):
+    (tmp_path / "x.ipynb").write_text("{}", encoding="utf-8")
+    monkeypatch.setattr(grade.grade_sandbox, "BWRAP", "no-such-bwrap-anywhere")
+    assert grade.main(["05", str(tmp_path)]) == 2
+    assert "no sandbox: bubblewrap (bwrap) is not installed" in capsys.readouterr().err
+    assert grade.main(["05", str(tmp_path), "--no-sandbox"]) == 0
+    assert "NO SANDBOX" in capsys.readouterr().err
+
+
+def test_a_grader_error_has_its_row_is_counted_and_fails_the_command(tmp_path, monkeypatch, capsys):
+    nbformat.write(nbformat.read(ROOT / "student" / "en" / f"{CH05}.ipynb", as_version=4), tmp_path / "a.ipynb")
+
+    def broken(*args, **kwargs):
+        raise KeyError("a bug")
+
+    monkeypatch.setattr(grade.grade_run, "run", broken)
+    assert grade.main(["05", str(tmp_path)]) == 1
+    said = capsys.readouterr()
+    assert "1 grader errors" in said.out and "the grader failed on 1 file" in said.err
+    [row] = list(csv.DictReader((tmp_path / "graded" / "grades.csv").open(encoding="utf-8-sig")))
+    assert (row["result"], row["detail"]) == ("grader error", "KeyError: 'a bug'")
+
+
+def test_a_request_and_all_it_leads_to_end_within_the_time_limit():
+    """A student's function that calls the judge's module over and over cannot hold the judge past its limit."""
+    import socket
+    import threading
+    import time
+
+    from tools.grade_kernel import PeerTimeout
+
+    a, b = socket.socketpair()
+
+    def forever(layer):
+        while True:
+            layer(1)
+
+    kernel = Endpoint(b, "kernel", {"forever": forever})
+    server = threading.Thread(target=kernel.serve, daemon=True)
+    server.start()
+    judge = Endpoint(a, "judge", peer_trusted=False, timeout=1.0)
+    student = judge.request({"op": "get", "name": "forever"})
+    start = time.monotonic()
+    with pytest.raises(PeerTimeout):
+        student(lambda x: x)
+    assert time.monotonic() - start < 3 and judge.broken
+    a.close()
+
+
+def test_a_fault_of_the_judge_is_a_grader_error_not_the_students(tmp_path, monkeypatch, capsys):
+    nbformat.write(trimmed("en"), tmp_path / "a.ipynb")
+    answers_ = nbformat.read(tmp_path / "a.ipynb", as_version=4)
+    answers(answers_)[0].source = "answer_w_shape = (2, 8, 3, 7)\nanswer_out_shape = (2, 8, 3, 10)\n"
+    nbformat.write(answers_, tmp_path / "a.ipynb")
+
+    def broken(*args, **kwargs):
+        raise ZeroDivisionError("the judge's bug")
+
+    monkeypatch.setattr(grade.grade_judge, "run_check", broken)
+    assert grade.main(["05", str(tmp_path), "--cell-timeout", "30"]) == 1
+    [row] = list(csv.DictReader((tmp_path / "graded" / "grades.csv").open(encoding="utf-8-sig")))
+    assert (row["result"], row["detail"]) == ("grader error", "ZeroDivisionError: the judge's bug")
+    assert not kernels_left()

@@ -1,0 +1,283 @@
+"""The judge: decides each exercise's result in the grader's own process, which no student code enters.
+
+It runs the chapter's own code (every code cell of book/chapters/NN_*.md but the exercises' and the
+explorers', taken with tools.source; the set-up cell replaced by a quiet stand-in) once per language, in a
+namespace of its own. For each submission it asks the sandboxed kernel, over the wire of tools/grade_kernel.py,
+only for the values of the names the exercises' answer cells define (answer_w_shape, make_mask, WindowCache, ...):
+numbers, shapes and tensors come as data; a function or class comes as a proxy whose calls send the judge's
+inputs to the kernel and bring the outputs back as data. Then the book's own check cell runs here, with the
+book's check() helper, in a copy of that namespace holding those answers; what check() says (correct, not yet
+and the hint it chose, no answer yet, an error) is the result. So nothing the submission prints or patches in its
+kernel (print, torch.allclose, IPython's input transformers, its own check(), its check cells) counts, and the
+grade and its hint always agree."""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import contextlib
+import io
+import re
+import symtable
+import threading
+from dataclasses import dataclass
+
+from tools.grade_kernel import Endpoint, WireError
+from tools.source import LANGS, Chapter, exercise_helper
+
+LABEL = re.compile(r"check\(\s*[\"'](ch\d\d-ex-[\w-]+)[\"']")
+
+# What the book's check() prints (book/chapters/_exercise_helper.py), in both languages
+SAID = {
+    "correct": ("✅",),
+    "not yet": ("❌",),
+    "paused": ("⏸️",),
+    "hint": ("힌트: ", "Hint: "),
+    "error": ("(확인하다가 난 오류: ", "(error while checking: "),
+    "unanswered": ("아직 답이 없습니다", "No answer yet"),
+}
+
+# the set-up cell, in the judge: no IPython, no figures shown, a deliberate error swallowed
+PRELUDE = '''
+import matplotlib
+matplotlib.use("agg")
+import matplotlib.pyplot as plt
+
+
+class expect_error:
+    def __init__(self, kind):
+        self.kind = kind
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, kind, error, traceback):
+        if kind is None:
+            raise AssertionError(f"expected {self.kind.__name__}, but the cell ran without an error")
+        return issubclass(kind, self.kind)
+
+
+def display(*args, **kwargs):
+    pass
+
+
+def get_ipython():
+    return None
+
+
+def explorer(*args, **kwargs):
+    pass
+'''
+SKIPPED_FLAGS = {"setup", "explorer-helper", "widget", "solution", "student", "check"}
+
+# one check at a time: the book's checks seed torch's global generator, which threads would share
+LOCK = threading.RLock()
+
+
+class JudgeError(RuntimeError):
+    """The chapter's own code failed in the judge: a fault of the book or the grader, not of a submission."""
+
+
+@dataclass
+class Exercise:
+    label: str
+    template: dict[str, str]
+    check: dict[str, str]
+    names: tuple[str, ...]  # what its answer cell defines
+
+
+def defined_names(code: str) -> list[str]:
+    """The names a cell binds at its top level (assignments, def, class), in order; [] if it does not parse."""
+    try:
+        tree = ast.parse(_without_magics(code))
+    except SyntaxError:
+        return []
+    names: list[str] = []
+
+    def targets(node):
+        if isinstance(node, ast.Name):
+            names.append(node.id)
+        elif isinstance(node, (ast.Tuple, ast.List)):
+            for element in node.elts:
+                targets(element)
+        elif isinstance(node, ast.Starred):
+            targets(node.value)
+
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.append(node.name)
+        elif isinstance(node, ast.Assign):
+            for target in node.targets:
+                targets(target)
+        elif isinstance(node, (ast.AnnAssign, ast.AugAssign)):
+            targets(node.target)
+    return list(dict.fromkeys(names))
+
+
+def _base(node) -> str | None:
+    while isinstance(node, (ast.Attribute, ast.Subscript, ast.Call)):
+        node = node.func if isinstance(node, ast.Call) else node.value
+    return node.id if isinstance(node, ast.Name) else None
+
+
+def touched_names(tree: ast.Module) -> set[str]:
+    """The names a cell may change without binding them: `x.attr = ...`, `x[i] = ...`, `x.method(...)` as a
+    statement, and what a decorator is given (`@add_method(MultiHeadAttention)`)."""
+    found = set()
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            for decorator in node.decorator_list:
+                found |= {n.id for n in ast.walk(decorator) if isinstance(n, ast.Name)}
+        elif isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
+            for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
+                if isinstance(target, (ast.Attribute, ast.Subscript)):
+                    found.add(_base(target))
+        elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Call) and \
+                isinstance(node.value.func, ast.Attribute):
+            found.add(_base(node.value.func))
+    return found - {None}
+
+
+def bound_and_used(code: str) -> tuple[set[str], set[str]]:
+    """The names a cell binds at its top level (imports, loops and with-blocks included) or may change (see
+    touched_names; module names aside), and every name it reads anywhere (function bodies included)."""
+    tree = ast.parse(_without_magics(code))
+    modules = {(a.asname or a.name).split(".")[0] for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom))
+               for a in n.names}
+    bound, used = set(defined_names(code)), set()
+    bound |= touched_names(tree) - modules - {"torch", "np", "nn", "F", "math", "plt", "print"}
+    for node in tree.body:
+        for sub in ast.walk(node) if not isinstance(node, (ast.FunctionDef, ast.ClassDef)) else ():
+            if isinstance(sub, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+                break
+            if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store):
+                bound.add(sub.id)
+            elif isinstance(sub, ast.alias):
+                bound.add((sub.asname or sub.name).split(".")[0])
+    tables = [symtable.symtable(_without_magics(code), "<cell>", "exec")]
+    while tables:
+        table = tables.pop()
+        tables.extend(table.get_children())
+        for symbol in table.get_symbols():
+            if symbol.is_referenced() and (symbol.is_global() or table.get_type() == "module"):
+                used.add(symbol.get_name())
+    return bound, used
+
+
+def _without_magics(code: str) -> str:
+    return re.sub(r"^(\s*)([%!])", r"\1#\2", code, flags=re.MULTILINE)
+
+
+def exercises_of(chapter: Chapter) -> list[Exercise]:
+    cells = chapter.cells
+    found = []
+    for i, cell in enumerate(cells):
+        if "check" not in cell.flags:
+            continue
+        label = LABEL.search(cell.text("en"))
+        if not label:
+            raise JudgeError(f"{chapter.path.name}:{cell.line}: a check cell without check(\"chNN-ex-...\")")
+        student = next(c for c in reversed(cells[:i]) if "student" in c.flags)
+        found.append(Exercise(label[1], {lang: student.text(lang) for lang in LANGS},
+                              {lang: cell.text(lang) for lang in LANGS}, tuple(defined_names(student.text("en")))))
+    return found
+
+
+def needed_cells(chapter: Chapter, lang: str, also: frozenset[str] = frozenset()) -> list:
+    """The chapter's code cells the checks need, in order: walking back from the check cells (and the check
+    helper), each cell that binds a name still needed, and then what that cell reads. Cells that only draw,
+    measure or wire an explorer, and whose names no check reads, are left out (they would only cost time)."""
+    needed = set(also)
+    for cell in chapter.cells:
+        if "check" in cell.flags:
+            needed |= bound_and_used(cell.text(lang))[1]
+    needed |= bound_and_used(exercise_helper(lang))[1]
+    chosen = []
+    for cell in reversed(chapter.cells):
+        if cell.kind != "code" or SKIPPED_FLAGS & set(cell.flags):
+            continue
+        try:
+            bound, used = bound_and_used(cell.text(lang))
+        except SyntaxError as e:
+            raise JudgeError(f"{chapter.path.name}:{cell.line}: {e}") from None
+        if bound & needed:
+            chosen.append(cell)
+            needed |= used
+    return chosen[::-1]
+
+
+_namespaces: dict[tuple, dict] = {}
+
+
+def namespace(chapter: Chapter, lang: str) -> dict:
+    """The chapter's own code run in a fresh namespace of the judge (once per chapter and language)."""
+    key = (str(chapter.path), chapter.path.stat().st_mtime_ns, lang)
+    with LOCK:
+        if key in _namespaces:
+            return _namespaces[key]
+        ns: dict = {"__name__": "__book_judge__", "__builtins__": builtins}
+        sink = io.StringIO()
+        with contextlib.redirect_stdout(sink), contextlib.redirect_stderr(sink):
+            exec(compile(PRELUDE, "<judge prelude>", "exec"), ns)
+            for cell in needed_cells(chapter, lang):
+                code = cell.text(lang)
+                try:
+                    exec(compile(_without_magics(code), f"{chapter.path.name}:{cell.line}", "exec"), ns)
+                except Exception as e:
+                    raise JudgeError(f"the chapter's own code failed in the judge at {chapter.path.name}:{cell.line}: "
+                                     f"{type(e).__name__}: {e}") from e
+                finally:
+                    ns["plt"].close("all")
+        _namespaces[key] = ns
+        return ns
+
+
+def fetch(end: Endpoint, names: list[str]) -> tuple[dict, dict]:
+    """The values of names in the kernel: ({name: value or proxy}, {name: why it is missing})."""
+    values, missing = {}, {}
+    for name in names:
+        try:
+            values[name] = end.request({"op": "get", "name": name})
+        except NameError:
+            missing[name] = "undefined"
+        except WireError:
+            raise
+        except Exception as e:  # a value that cannot cross: judged as if the name were missing, with the reason
+            missing[name] = f"{type(e).__name__}: {e}"
+    return values, missing
+
+
+def run_check(base: dict, exercise: Exercise, lang: str, answers: dict, all_names: set[str]) -> str:
+    """The book's check of one exercise in a copy of the chapter's namespace holding the answers; what it said."""
+    said = io.StringIO()
+
+    def captured(*args, sep=" ", end="\n", file=None, flush=False):
+        said.write(sep.join(str(a) for a in args) + end)
+
+    ns = {k: v for k, v in base.items() if k not in all_names}
+    ns.update(answers)
+    ns["print"] = captured
+    with LOCK:
+        exec(compile(exercise_helper(lang), "<book check helper>", "exec"), ns)
+        ns["print"] = captured
+        exec(compile(exercise.check[lang], f"<check {exercise.label}>", "exec"), ns)
+    return said.getvalue()
+
+
+def verdict(said: str) -> tuple[str, str, str | None]:
+    """(result, detail, missing name) from what the book's check() said."""
+    if said.startswith(SAID["correct"]):
+        return "correct", "", None
+    if said.startswith(SAID["paused"]):
+        name = re.search(r"`([^`]+)`", said)
+        return "paused", "", name[1] if name else "?"
+    if said.startswith(SAID["not yet"]):
+        first, *rest = said.splitlines()
+        hint = next((first.split(h, 1)[1] for h in SAID["hint"] if h in first), first).strip()
+        error = next((line.strip() for line in rest if line.strip().startswith(SAID["error"])), None)
+        if any(u in said for u in SAID["unanswered"]):
+            return "not attempted", hint, None
+        if error:
+            return "error", error.strip("() ").split(": ", 1)[-1], None
+        return "not yet", hint, None
+    return "error", said.strip() or "the check said nothing", None

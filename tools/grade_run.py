@@ -1,0 +1,231 @@
+"""Run one submission in its sandbox, then let the judge question its kernel (tools/grade.py calls run()).
+
+The submission's code cells run in order, as Colab's Run all would, in a kernel of their own (tools/grade_kernel.py)
+inside the sandbox (tools/grade_sandbox.py), with a time limit per cell and in all and a memory limit; its check
+cells are left out (the judge runs the book's). The run stops at the first cell that fails. Then, unless the
+kernel is gone, the grader asks it to connect to the judge's socket in its connection folder, and the judge
+(tools/grade_judge.py) asks it for the answers."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import signal
+import socket
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import nbformat
+
+from tools import grade_sandbox
+from tools.grade_kernel import Endpoint
+
+DETAIL_CHARS = 300
+
+
+@dataclass
+class Limits:
+    cell_seconds: float = 60.0
+    total_seconds: float = 300.0
+    memory_mb: int = 2048
+    sandbox: bool = True
+
+
+@dataclass
+class Stop:
+    cell: int  # index among the submission's cells; -1: before any cell
+    key: str  # a words key of tools/grade.py: stopped, timeout, total, memory, exited, crashed, killed, no kernel
+    error: str = ""
+    code: int | None = None
+
+
+def kernel_folder() -> Path:
+    """A read-only folder holding the one file of the book the kernel runs: a copy of tools/grade_kernel.py."""
+    folder = Path(tempfile.mkdtemp(prefix="book-grade-kernel-"))
+    shutil.copy2(Path(__file__).with_name("grade_kernel.py"), folder / "grade_kernel.py")
+    (folder / "grade_kernel.py").chmod(0o444)
+    folder.chmod(0o555)
+    return folder
+
+
+def _plain(text) -> str:
+    import re
+
+    return re.sub(r"\x1b\[[0-9;]*m", "", str(text))
+
+
+def _exit_stop(km, index: int) -> Stop:
+    """Why the kernel is gone: its exit code, or the signal that ended it (bwrap reports 128 + signal)."""
+    code = None
+    process = getattr(getattr(km, "provisioner", None), "process", None)
+    for _ in range(20):
+        code = process.poll() if process is not None else None
+        if code is not None:
+            break
+        time.sleep(0.1)
+    if code is not None and code < 0:
+        code = 128 - code
+    if code is not None and code > 128:
+        sig = code - 128
+        name = signal.Signals(sig).name if sig in signal.Signals._value2member_map_ else f"signal {sig}"
+        return Stop(index, "killed" if sig == signal.SIGKILL else "crashed", name, code)
+    return Stop(index, "exited", "", code)
+
+
+def run(cells: list, skip: set[int], limits: Limits, kernel_dir: Path, judge) -> tuple[Stop | None, object]:
+    """Run the submission's code cells (all but the indices in skip), then call judge(endpoint or None, stop)
+    and return (stop, what judge returned). endpoint is None when the kernel cannot be questioned."""
+    from jupyter_client.kernelspec import KernelSpecManager
+    from jupyter_client.manager import AsyncKernelManager
+    from jupyter_core.utils import run_sync
+    from nbclient import NotebookClient
+    from nbclient.exceptions import CellExecutionError, CellTimeoutError, DeadKernelError
+
+    from tools.notebooks import wait_in_slices
+
+    work = Path(tempfile.mkdtemp(prefix="book-grade-"))
+    home, connection, specs = work / "home", work / "conn", work / "kernels"
+    for folder in (home, connection):
+        folder.mkdir()
+    env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "PYTHONPATH": str(kernel_dir), "BOOK_GRADE_MEMORY_MB": str(limits.memory_mb),
+           "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1", "MPLBACKEND": "agg", "LANG": "C.UTF-8",
+           "PYTHONHASHSEED": "0", "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "PYTHONDONTWRITEBYTECODE": "1"}
+    python = Path(sys.prefix).resolve() / "bin" / Path(sys.executable).name  # the venv's, by its real path
+    argv = [str(python if python.exists() else sys.executable), str(kernel_dir / "grade_kernel.py"), "-f", "{connection_file}"]
+    if limits.sandbox:
+        argv = grade_sandbox.command(argv, home, connection, kernel_dir, env)
+    else:
+        env["HOME"] = str(home)
+    (specs / "book-graded").mkdir(parents=True)
+    (specs / "book-graded" / "kernel.json").write_text(json.dumps(
+        {"argv": argv, "display_name": "graded submission", "language": "python", "interrupt_mode": "message"}),
+        encoding="utf-8")
+    km = AsyncKernelManager(kernel_name="book-graded", kernel_spec_manager=KernelSpecManager(kernel_dirs=[str(specs)]),
+                       transport="ipc", ip=str(connection / "kernel"), connection_file=str(connection / "kernel.json"))
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c.source) if c.cell_type == "code" and i not in skip
+                                         else nbformat.v4.new_raw_cell("") for i, c in enumerate(cells)])
+    client = NotebookClient(nb, km=km, timeout=limits.cell_seconds, allow_errors=False, shutdown_kernel="immediate",
+                            resources={"metadata": {"path": str(home)}})
+    start = time.monotonic()
+    stop: Stop | None = None
+    result = judge_error = None
+    try:
+        # only these variables: none of the instructor's (tokens, paths) reach the submission
+        with client.setup_kernel(env=env if not limits.sandbox else {"PATH": env["PATH"]}, cleanup_kc=True):
+            wait_in_slices(client)
+            for index, cell in enumerate(client.nb.cells):
+                if cell.cell_type != "code":
+                    continue
+                left = limits.total_seconds - (time.monotonic() - start)
+                if left <= 0:
+                    stop = Stop(index, "total")
+                    break
+                client.timeout = min(limits.cell_seconds, left)
+                try:
+                    client.execute_cell(cell, index)
+                except CellTimeoutError:
+                    stop = Stop(index, "total" if client.timeout < limits.cell_seconds else "timeout")
+                    break
+                except DeadKernelError:
+                    stop = _exit_stop(km, index)
+                    break
+                except CellExecutionError as e:
+                    error = f"{e.ename}: {_plain(e.evalue)}"[:DETAIL_CHARS]
+                    memory = e.ename == "MemoryError" or "can't allocate memory" in str(e.evalue)
+                    stop = Stop(index, "memory" if memory else "stopped", error)
+                    break
+            if stop is not None and stop.key in ("timeout", "total"):
+                _interrupt(km)
+                _drain(client)
+            alive = run_sync(km.is_alive)() and (stop is None or stop.key not in ("exited", "crashed", "killed"))
+            try:
+                result = judge(_connect(client, connection, limits) if alive else None, stop)
+            except Exception as e:  # the grader's own fault, not the submission's: raised once the kernel is gone
+                judge_error = e
+    except Exception as e:  # a kernel that would not start, a client error: the submission could not run
+        if stop is None:
+            stop = Stop(-1, "no kernel", f"{type(e).__name__}: {e}"[:DETAIL_CHARS])
+        if result is None:
+            result = judge(None, stop)
+    finally:
+        try:  # nbclient shuts down the kernel it started; this one in case it could not
+            if run_sync(km.is_alive)():
+                run_sync(km.shutdown_kernel)(now=True)
+        except Exception:
+            pass
+        shutil.rmtree(work, ignore_errors=True)
+    if judge_error is not None:
+        raise judge_error
+    return stop, result
+
+
+def _interrupt(km) -> None:
+    """Ask the kernel to interrupt the cell it runs (an interrupt_request on its control channel: a signal to
+    bwrap would not reach the kernel inside the sandbox)."""
+    from jupyter_client import BlockingKernelClient
+
+    client = BlockingKernelClient(connection_file=km.connection_file)
+    client.load_connection_file()
+    client.start_channels(shell=False, iopub=False, stdin=False, hb=False, control=True)
+    try:
+        client.control_channel.send(client.session.msg("interrupt_request", content={}))
+        client.control_channel.get_msg(timeout=5)
+    except Exception:  # no reply: the judge will find the kernel unresponsive and say so
+        pass
+    finally:
+        client.stop_channels()
+
+
+def _drain(client, seconds: float = 10.0) -> None:
+    """Wait for the interrupted cell's reply: a request sent before it would be aborted with it."""
+    from jupyter_core.utils import run_sync
+
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        try:
+            reply = run_sync(client.kc.get_shell_msg)(timeout=max(0.1, end - time.monotonic()))
+        except Exception:
+            return
+        if reply.get("msg_type") == "execute_reply":
+            return
+
+
+class _Session:
+    """The judge's end of the wire to one kernel; closing it lets the kernel's serve() return."""
+
+    def __init__(self, listener, client, limits):
+        self.listener, self.client, self.limits, self.end = listener, client, limits, None
+
+    def endpoint(self) -> Endpoint | None:
+        if self.end is None:
+            self.listener.settimeout(min(30.0, self.limits.cell_seconds + 10))
+            try:
+                sock, _ = self.listener.accept()
+            except OSError:
+                return None
+            self.end = Endpoint(sock, "judge", peer_trusted=False, timeout=self.limits.cell_seconds)
+        return self.end
+
+    def close(self) -> None:
+        if self.end is not None:
+            try:
+                if not self.end.broken:
+                    self.end._send({"op": "bye"})
+            except OSError:
+                pass
+            self.end.sock.close()
+        self.listener.close()
+
+
+def _connect(client, connection: Path, limits: Limits) -> _Session:
+    path = str(connection / "judge.sock")
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    listener.bind(path)
+    listener.listen(1)
+    # the kernel connects to the judge and serves it until the judge says goodbye
+    client.kc.execute(f"import grade_kernel as _book_grade_kernel\n_book_grade_kernel.serve(get_ipython().user_ns, {path!r})",
+                      store_history=False)
+    return _Session(listener, client, limits)
