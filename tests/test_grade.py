@@ -13,6 +13,7 @@ import copy
 import csv
 import io
 import json
+import re
 import unicodedata
 import zipfile
 from pathlib import Path
@@ -263,7 +264,12 @@ def test_canvas_and_moodle_import_files(graded):
     assert canvas[1][0].strip() == "Points Possible" and canvas[1][5] == "3.5"
     assert canvas[2:] == [["choiyuna", "67890", "", "", "", "3.5"]], canvas  # Canvas's students only, the better
     # of the two submissions
+    moodle_rows = list(csv.reader((out / "moodle.csv").open(encoding="utf-8")))
+    # the three columns Moodle's worksheet upload cannot do without (mod/assign/feedback/offline/importgradeslib.php
+    # looks them up by name and refuses the file if one is missing), and its feedback plugin's column
+    assert {"Identifier", "Grade", "Last modified (grade)", "Feedback comments"} <= set(moodle_rows[0])
     moodle = list(csv.DictReader((out / "moodle.csv").open(encoding="utf-8")))
+    assert all(re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d", r["Last modified (grade)"]) for r in moodle)
     assert [(r["Identifier"], r["Full name"], r["Grade"], r["Maximum Grade"]) for r in moodle] == [
         ("Participant 12345", "홍길동", "0.5", "3.5")]
     assert moodle[0]["Feedback comments"] == "ch05-ex-shape: 정답; ch05-ex-scale: 풀지 않음; ch05-ex-mask: 아직 아님"

@@ -568,14 +568,19 @@ def write_outputs(results: list[Graded], chapter: Chapter, out: Path, points: di
             writer.writerow([sub.student, sub.lms_id if sub.lms == "canvas" else "", "", "", "", f"{_points(graded):g}"])
     with paths[3].open("w", newline="", encoding="utf-8") as f:
         writer = csv.writer(f)
-        writer.writerow(["Identifier", "Full name", "Grade", "Maximum Grade", "Feedback comments"])
+        # Moodle's upload (mod/assign/feedback/offline) refuses a worksheet without its three columns Identifier,
+        # Grade and "Last modified (grade)", and skips a row whose grade Moodle changed after that time (unless
+        # told to overwrite): the time of this grading, in a form PHP's strtotime reads
+        graded_at = time.strftime("%Y-%m-%d %H:%M:%S")
+        writer.writerow(["Identifier", "Full name", "Grade", "Maximum Grade", "Last modified (grade)",
+                         "Feedback comments"])
         for graded in of("moodle"):
             sub = graded.submission
             ident = f"Participant {sub.lms_id}" if sub.lms == "moodle" else ""
             words = WORDS[graded.language or "en"]
             summary_line = "; ".join(f"{r['exercise']}: {words[r['result']]}" for r in graded.rows if r["exercise"]) \
                 or graded.rows[0]["detail"]
-            writer.writerow([ident, sub.student, f"{_points(graded):g}", f"{most:g}", summary_line])
+            writer.writerow([ident, sub.student, f"{_points(graded):g}", f"{most:g}", graded_at, summary_line])
     return paths
 
 
