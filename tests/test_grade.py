@@ -553,3 +553,14 @@ def test_a_fault_of_the_judge_is_a_grader_error_not_the_students(tmp_path, monke
     [row] = list(csv.DictReader((tmp_path / "graded" / "grades.csv").open(encoding="utf-8-sig")))
     assert (row["result"], row["detail"]) == ("grader error", "ZeroDivisionError: the judge's bug")
     assert not kernels_left()
+
+
+def test_a_kernel_that_cannot_start_is_a_grader_error(tmp_path, monkeypatch):
+    """A sandbox that cannot run the kernel (here: a command that ends at once) is the grader's problem: every
+    exercise says so as a grader error, and the command exits 1, never 'did not run' charged to the student."""
+    nbformat.write(trimmed("en"), tmp_path / "a.ipynb")
+    monkeypatch.setattr(grade.grade_sandbox, "command", lambda argv, *args, **kwargs: ["/bin/false"])
+    assert grade.main(["05", str(tmp_path), "--cell-timeout", "30"]) == 1
+    rows = list(csv.DictReader((tmp_path / "graded" / "grades.csv").open(encoding="utf-8-sig")))
+    assert rows and {r["result"] for r in rows} == {"grader error"}, rows
+    assert all("did not start" in r["detail"] for r in rows), rows

@@ -191,7 +191,11 @@ def report(run) -> dict:
 
 def test_the_escape_notebook_ran_every_attempt(run):
     """What the submission saw (asserted from outside below): its own /tmp is private, so that write succeeds."""
-    assert report(run) == {"tmp": "L", "repo": "B", "venv": "B", "secret": "B", "ssh": "B", "subs": "B",
+    # A repository under /tmp (a clone there, as CI makes) has its path inside the sandbox's private /tmp, where a
+    # write lands in that private folder: the write succeeds there and never reaches the repository (asserted
+    # from outside below). Anywhere else the path's folders are the sandbox's read-only root.
+    repo = "L" if Path("/tmp") in ROOT.resolve().parents else "B"
+    assert report(run) == {"tmp": "L", "repo": repo, "venv": "B", "secret": "B", "ssh": "B", "subs": "B",
                            "unix": "B", "abstract": "B", "tcp": "B"}
 
 

@@ -405,6 +405,9 @@ def judge_submission(session, stop: Stop | None, nb, exercises: list[Exercise], 
             answer = defining[-1] if defining else None
             untouched = answer is not None and _normal(cells[answer].source) in {_normal(t) for t in
                                                                                 exercise.template.values()}
+            if stop is not None and stop.key == "no kernel":  # the grader's fault, never the student's
+                results.append((exercise.label, "grader error", _stopped(stop, cells, limits, words)))
+                continue
             if stop is not None and (stop.cell < 0 or answer is None or answer >= stop.cell):
                 results.append((exercise.label, "did not run", _stopped(stop, cells, limits, words)))
                 continue

@@ -51,10 +51,12 @@ def command(argv: list[str], home: Path, connection: Path, kernel_dir: Path, env
     for name in ETC:
         if Path("/etc", name).exists():
             cmd += ["--ro-bind", f"/etc/{name}", f"/etc/{name}"]
+    # the private /tmp first: a mount hides what was mounted below it before, and the venv may live under /tmp
+    # (a clone in /tmp, as CI makes them), as do the home, connection and kernel folders the grader makes
+    cmd += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]
     for path in python_paths():
         cmd += ["--ro-bind", str(path), str(path)]
-    cmd += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp",
-            "--bind", str(home), HOME,
+    cmd += ["--bind", str(home), HOME,
             "--bind", str(connection), str(connection),
             "--ro-bind", str(kernel_dir), str(kernel_dir),
             # the sandbox's own root is a tmpfs holding the mount points' parent folders (/work/book for a venv
