@@ -29,7 +29,17 @@ from urllib.parse import quote, unquote, urlsplit
 
 import pytest
 import yaml
-from browser_site import CHROMIUM, CHROMIUM_ARGS, INSTALL, KOREAN_BREAKS, PHONE, SiteServer, Visitor, browser_missing
+from browser_site import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    INSTALL,
+    KOREAN_BREAKS,
+    LAY_OUT_ALL,
+    PHONE,
+    SiteServer,
+    Visitor,
+    browser_missing,
+)
 from conftest import LANGS, ROOT
 
 EXPLORER_MIME = "application/vnd.book.explorer+json"
@@ -902,7 +912,6 @@ def _write_report(visitor: Visitor) -> None:
     REPORT.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
-LAY_OUT_ALL = "article.bd-article > section > section { content-visibility: visible !important; }"
 
 # What a reader can see of the exercises before opening anything: the exercise and the cell the learner
 # starts from, but no solution code, no "correct!" and no explanation.

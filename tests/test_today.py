@@ -423,7 +423,7 @@ def llama3_inv_freq(inv_freq, factor, low, high, original):
         ("no scaling", "answer_attention_scaling = 1.0\nanswer_score_factor = 1.0\n",
          {"ko": "0.1 ln(factor) + 1", "en": "0.1 ln(factor) + 1"}),
         ("score wrong only", "answer_attention_scaling = 1.1386\nanswer_score_factor = 2.2772\n",
-         {"ko": "answer_score_factor: 아직", "en": "not yet: answer_score_factor"}),
+         {"ko": ": answer_score_factor", "en": ": answer_score_factor"}),
     ]},
     "ch10-ex-qk-norm": {"needs": ROPE, "answers": [
         ("right, with the halves written out", """
