@@ -275,11 +275,11 @@ def soft_lookup_many(Q, K, V, beta=1.0):
     ("02", "ch02-ex-shape"): {"needs": (CHECK,), "answers": [
         ("right", "answer_weight_shape = (3, 6)\nanswer_out_shape = (2, 5, 3)", None),
         ("weight as (in, out)", "answer_weight_shape = (6, 3)\nanswer_out_shape = (2, 5, 3)",
-         {"ko": "answer_weight_shape: 아직 아닙니다(answer_out_shape: 맞았습니다)",
-          "en": "not yet: answer_weight_shape (answer_out_shape: right);"}),
+         {"ko": "다시 볼 답: answer_weight_shape(맞은 답: answer_out_shape)",
+          "en": "to look at again: answer_weight_shape (right: answer_out_shape);"}),
         ("both wrong", "answer_weight_shape = (6, 3)\nanswer_out_shape = (2, 5, 6)",
-         {"ko": "answer_weight_shape, answer_out_shape: 아직 아닙니다.",
-          "en": "not yet: answer_weight_shape, answer_out_shape;"}),
+         {"ko": "다시 볼 답: answer_weight_shape, answer_out_shape.",
+          "en": "to look at again: answer_weight_shape, answer_out_shape;"}),
     ]},
     ("02", "ch02-ex-queries"): {"needs": ("vocab = {} *", "table = torch.randn(len(vocab), C) *",
                                            "W_Q = nn.Linear(C, C, bias=False) *", CHECK), "answers": [
@@ -299,14 +299,14 @@ def queries_for(tokens):
     ("03", "ch03-ex-pieces"): {"needs": (CHECK,), "answers": [
         ("right", "answer_chunk = [5, 5, 4]\nanswer_split = [4, 4, 4, 2]", None),
         ("chunk as equal parts", "answer_chunk = [5, 5, 5]\nanswer_split = [4, 4, 4, 2]",
-         {"ko": "answer_chunk: 아직 아닙니다(answer_split: 맞았습니다)",
-          "en": "not yet: answer_chunk (answer_split: right)"}),
+         {"ko": "다시 볼 답: answer_chunk(맞은 답: answer_split)",
+          "en": "to look at again: answer_chunk (right: answer_split)"}),
     ]},
     ("04", "ch04-ex-stride"): {"needs": (CHECK,), "answers": [
         ("right", "answer_shape = (2, 3, 5, 4)\nanswer_stride = (60, 4, 12, 1)", None),
         ("the contiguous strides", "answer_shape = (2, 3, 5, 4)\nanswer_stride = (60, 20, 4, 1)",
-         {"ko": "answer_stride: 아직 아닙니다(answer_shape: 맞았습니다)",
-          "en": "not yet: answer_stride (answer_shape: right)"}),
+         {"ko": "다시 볼 답: answer_stride(맞은 답: answer_shape)",
+          "en": "to look at again: answer_stride (right: answer_shape)"}),
     ]},
     ("04", "ch04-ex-merge"): {"needs": (CHECK,), "answers": [
         ("right", """
@@ -394,8 +394,8 @@ def make_mask(lengths, T):
     ("06", "ch06-ex-shapes"): {"needs": MHA[:5] + (CHECK,), "answers": [
         ("right", "answer_weights = (3, 3, 4, 9)\nanswer_out = (3, 4, 12)", None),
         ("T_k for the output", "answer_weights = (3, 3, 4, 9)\nanswer_out = (3, 9, 12)",
-         {"ko": "answer_out: 아직 아닙니다(answer_weights: 맞았습니다)",
-          "en": "not yet: answer_out (answer_weights: right)"}),
+         {"ko": "다시 볼 답: answer_out(맞은 답: answer_weights)",
+          "en": "to look at again: answer_out (right: answer_weights)"}),
     ]},
     ("06", "ch06-ex-order"): {"needs": MHA + (CHECK,), "answers": [
         ("right", """
@@ -496,9 +496,9 @@ def expand_kv(t, n_rep):
     ("08", "ch08-ex-kv-memory"): {"needs": ("def kv_cache_bytes(", CHECK), "answers": [
         ("right", "answer_mib = 2 * 24 * 8192 * 4 * 128 * 2 / 2**20\nanswer_ratio = 4.0", None),
         ("the ratio upside down", "answer_mib = 2 * 24 * 8192 * 4 * 128 * 2 / 2**20\nanswer_ratio = 0.25",
-         {"ko": "answer_ratio: 아직 아닙니다(answer_mib: 맞았습니다)", "en": "not yet: answer_ratio (answer_mib: right)"}),
+         {"ko": "다시 볼 답: answer_ratio(맞은 답: answer_mib)", "en": "to look at again: answer_ratio (right: answer_mib)"}),
     ]},
-    ("09", "ch09-ex-halves"): {"needs": (CHECK,), "setup": LLAMA_ROPE, "answers": [
+    ("09", "ch09-ex-halves"): {"needs": (CHECK,), "answers": [
         ("right", """
 def apply_rope(x, cos, sin):
     cos, sin = cos[:, None], sin[:, None]
@@ -511,6 +511,14 @@ def apply_rope(x, cos, sin):
     turned = torch.cat([-x[..., half:], x[..., :half]], dim=-1)
     return x * cos.unsqueeze(1) + turned * sin.unsqueeze(1)
 """, None),
+        ("right, pair by pair with half the angles", """
+def apply_rope(x, cos, sin):
+    d = x.shape[-1] // 2
+    c = cos[:, None, :, :d]
+    s = sin[:, None, :, :d]
+    a, b = x[..., :d], x[..., d:]
+    return torch.cat([a * c - b * s, b * c + a * s], -1)
+""", None),
         ("the template, unanswered", "def apply_rope(x, cos, sin):\n    ...\n", NO_ANSWER),
         ("turned the wrong way", """
 def apply_rope(x, cos, sin):
@@ -522,11 +530,45 @@ def apply_rope(x, cos, sin):
     turned = torch.stack([-x[..., 1::2], x[..., 0::2]], dim=-1).flatten(-2)
     return x * cos[:, None] + turned * sin[:, None]
 """, {"ko": "이웃한 특징", "en": "pairs neighbouring features"}),
-        ("no head axis (B = H broadcasts silently)", """
+        ("no head axis", """
 def apply_rope(x, cos, sin):
     x1, x2 = x.chunk(2, dim=-1)
     return x * cos + torch.cat([-x2, x1], dim=-1) * sin
 """, {"ko": "헤드 축을 넣어", "en": "give cos and sin a head axis"}),
+        ("the head axis put at dim=2", """
+def apply_rope(x, cos, sin):
+    cos = cos.unsqueeze(2)
+    sin = sin.unsqueeze(2)
+    x1, x2 = x.chunk(2, dim=-1)
+    return x * cos + torch.cat((-x2, x1), dim=-1) * sin
+""", {"ko": "헤드 축 자리(dim=1)", "en": "where the heads are (dim=1)"}),
+        ("cos and sin swapped", """
+def apply_rope(x, cos, sin):
+    cos, sin = cos[:, None], sin[:, None]
+    x1, x2 = x.chunk(2, dim=-1)
+    return x * sin + torch.cat([-x2, x1], dim=-1) * cos
+""", {"ko": "cos와 sin이 바뀌었습니다", "en": "cos and sin are swapped"}),
+        ("the minus forgotten", """
+def apply_rope(x, cos, sin):
+    x1, x2 = x.chunk(2, dim=-1)
+    return x * cos[:, None] + torch.cat([x2, x1], dim=-1) * sin[:, None]
+""", {"ko": "부호가 빠졌습니다", "en": "a sign is missing"}),
+        ("minus sin", """
+def apply_rope(x, cos, sin):
+    x1, x2 = x.chunk(2, dim=-1)
+    rot = torch.cat([-x2, x1], dim=-1)
+    return x * cos[:, None] - rot * sin[:, None]
+""", {"ko": "반대 방향으로", "en": "turns the wrong way"}),
+        ("only cos", "def apply_rope(x, cos, sin):\n    return x * cos[:, None]\n",
+         {"ko": "sin의 항이 빠졌습니다", "en": "the sin term is missing"}),
+        ("rotate_half redefined wrongly, then used", """
+def rotate_half(x):
+    x1, x2 = x.chunk(2, dim=-1)
+    return torch.cat([x2, -x1], dim=-1)
+
+def apply_rope(x, cos, sin):
+    return x * cos[:, None] + rotate_half(x) * sin[:, None]
+""", {"ko": "반대 방향으로", "en": "turns the wrong way"}),
     ]},
     ("09", "ch09-ex-positions"): {"needs": (CHECK,), "answers": [
         ("right", """
@@ -534,13 +576,39 @@ def positions_for(real, T_new):
     return (real.cumsum(dim=-1) - 1).clamp(min=0)[:, -T_new:]
 """, None),
         ("right, padding left at -1", "def positions_for(real, T_new):\n    return (real.cumsum(-1) - 1)[:, -T_new:]\n", None),
+        ("right, from the number of pads", """
+def positions_for(real, T_new):
+    pads = (~real).sum(dim=1, keepdim=True)
+    pos = torch.arange(real.shape[1]) - pads
+    return pos[:, real.shape[1] - T_new:]
+""", None),
         ("the template, unanswered", "def positions_for(real, T_new):\n    ...\n", NO_ANSWER),
         ("by column, padding counted", """
 def positions_for(real, T_new):
     return torch.arange(real.size(1)).expand(real.shape)[:, -T_new:]
-""", {"ko": "열 번호", "en": "its column"}),
+""", {"ko": "열 번호", "en": "the column"}),
         ("off by one", "def positions_for(real, T_new):\n    return real.cumsum(-1)[:, -T_new:]\n",
          {"ko": "하나씩 밀렸습니다", "en": "off by one"}),
+        ("float positions", """
+def positions_for(real, T_new):
+    pos = torch.cumsum(real.float(), dim=1) - 1
+    return pos[:, -T_new:]
+""", {"ko": "정수여야 하는데 torch.float32", "en": "must be integers, got torch.float32"}),
+        ("the first T_new", "def positions_for(real, T_new):\n    return (real.cumsum(-1) - 1)[:, :T_new]\n",
+         {"ko": "처음 T_new개를", "en": "the first T_new"}),
+        ("cumsum along the batch", "def positions_for(real, T_new):\n    return (real.cumsum(0) - 1)[:, -T_new:]\n",
+         {"ko": "배치 축(dim=0)", "en": "along the batch axis"}),
+        ("sum instead of cumsum", "def positions_for(real, T_new):\n    return real.sum(-1, keepdim=True) - 1\n",
+         {"ko": "행마다 숫자 하나만", "en": "one number per row"}),
+        ("the new tokens from 0", """
+def positions_for(real, T_new):
+    B = real.shape[0]
+    return torch.arange(T_new).repeat(B, 1)
+""", {"ko": "새 토큰을 0부터", "en": "new tokens from 0"}),
+        ("the pads counted", "def positions_for(real, T_new):\n    return (~real).cumsum(-1)[:, -T_new:]\n",
+         {"ko": "패딩을 셌습니다", "en": "counts the padding"}),
+        ("a list returned", "def positions_for(real, T_new):\n    return (real.cumsum(-1) - 1)[:, -T_new:].tolist()\n",
+         {"ko": "텐서로 돌려주어야", "en": "as a tensor"}),
     ]},
     ("09", "ch09-ex-prefill"): {"needs": ROTARY + (CHECK,), "answers": [
         ("right", """
@@ -551,12 +619,17 @@ def prefill(layer, x, lengths):
     cache = KVCache()
     return layer(x, mask=real[:, None, None, :] & causal_mask(T, T), positions=positions, cache=cache), cache
 """, None),
-        ("right, positions by column (RoPE sees distances only)", """
+        ("right, written out with tril", """
 def prefill(layer, x, lengths):
-    B, T, _ = x.shape
-    real = torch.arange(T) >= (T - lengths)[:, None]
+    B, T, C = x.shape
+    pad = T - lengths
+    real = torch.arange(T).unsqueeze(0) >= pad.unsqueeze(1)
+    pos = torch.cumsum(real.long(), dim=1) - 1
+    causal = torch.tril(torch.ones(T, T)).bool()
+    mask = causal.unsqueeze(0).unsqueeze(0) & real.unsqueeze(1).unsqueeze(2)
     cache = KVCache()
-    return layer(x, mask=real[:, None, None, :] & causal_mask(T, T), cache=cache), cache
+    out = layer(x, mask=mask, positions=pos, cache=cache)
+    return out, cache
 """, None),
         ("the template, unanswered", "def prefill(layer, x, lengths):\n    ...\n", NO_ANSWER),
         ("no padding mask", """
@@ -574,6 +647,77 @@ def prefill(layer, x, lengths):
     mask = real[:, None, None, :] & causal_mask(T, T)
     return layer(x, mask=mask, positions=(real.cumsum(-1) - 1).clamp(min=0), cache=cache), cache
 """, {"ko": "오른쪽 패딩", "en": "right padding"}),
+        ("positions off by one (cumsum without - 1)", """
+def prefill(layer, x, lengths):
+    B, T, _ = x.shape
+    real = torch.arange(T) >= (T - lengths)[:, None]
+    pos = real.cumsum(dim=-1)
+    cache = KVCache()
+    out = layer(x, mask=real[:, None, None, :] & causal_mask(T, T), positions=pos, cache=cache)
+    return out, cache
+""", {"ko": "한 자리씩 밀려", "en": "one place too far"}),
+        ("positions by column", """
+def prefill(layer, x, lengths):
+    B, T, _ = x.shape
+    real = torch.arange(T) >= (T - lengths)[:, None]
+    cache = KVCache()
+    return layer(x, mask=real[:, None, None, :] & causal_mask(T, T), cache=cache), cache
+""", {"ko": "열 번호로 세어", "en": "the positions are columns"}),
+        ("padding on the query axis", """
+def prefill(layer, x, lengths):
+    B, T, _ = x.shape
+    real = torch.arange(T) >= (T - lengths)[:, None]
+    mask = real[:, None, :, None] & causal_mask(T, T)
+    cache = KVCache()
+    return layer(x, mask=mask, positions=(real.cumsum(-1) - 1).clamp(min=0), cache=cache), cache
+""", {"ko": "쿼리 축에", "en": "on the query axis"}),
+        ("the causal part forgotten", """
+def prefill(layer, x, lengths):
+    B, T, _ = x.shape
+    real = torch.arange(T) >= (T - lengths)[:, None]
+    cache = KVCache()
+    return layer(x, mask=real[:, None, None, :], positions=(real.cumsum(-1) - 1).clamp(min=0), cache=cache), cache
+""", {"ko": "인과 마스크가 빠졌습니다", "en": "the causal part is missing"}),
+        ("> instead of >=", """
+def prefill(layer, x, lengths):
+    B, T, _ = x.shape
+    real = torch.arange(T) > (T - lengths)[:, None]
+    cache = KVCache()
+    return layer(x, mask=real[:, None, None, :] & causal_mask(T, T), positions=(real.cumsum(-1) - 1).clamp(min=0), cache=cache), cache
+""", {"ko": "하나 모자랍니다", "en": "miss one"}),
+        ("no head axis in the mask", """
+def prefill(layer, x, lengths):
+    B, T, _ = x.shape
+    real = torch.arange(T) >= (T - lengths)[:, None]
+    cache = KVCache()
+    return layer(x, mask=real[:, None, :] & causal_mask(T, T), positions=(real.cumsum(-1) - 1).clamp(min=0), cache=cache), cache
+""", {"ko": "브로드캐스팅되지 않습니다", "en": "does not broadcast"}),
+        ("the cache not passed to the layer", """
+def prefill(layer, x, lengths):
+    B, T, _ = x.shape
+    real = torch.arange(T) >= (T - lengths)[:, None]
+    out = layer(x, mask=real[:, None, None, :] & causal_mask(T, T), positions=(real.cumsum(-1) - 1).clamp(min=0))
+    return out, KVCache()
+""", {"ko": "캐시가 비었거나", "en": "the cache returned is empty"}),
+        ("causal_mask redefined wrongly (all True), then used", """
+def causal_mask(T_q, T_k):
+    return torch.ones(T_q, T_k, dtype=torch.bool)
+
+def prefill(layer, x, lengths):
+    B, T, _ = x.shape
+    real = torch.arange(T) >= (T - lengths)[:, None]
+    cache = KVCache()
+    return layer(x, mask=real[:, None, None, :] & causal_mask(T, T), positions=(real.cumsum(-1) - 1).clamp(min=0), cache=cache), cache
+""", {"ko": "인과 마스크가 빠졌습니다", "en": "the causal part is missing"}),
+        ("KVCache redefined to keep the keys unrotated... as the layer gives them, but positions by column", """
+def prefill(layer, x, lengths):
+    T = x.shape[1]
+    keep = torch.arange(T)[None, :] >= (T - lengths[:, None])
+    cache = KVCache()
+    pos = torch.arange(T).repeat(x.shape[0], 1)
+    out = layer(x, mask=keep[:, None, None, :] & causal_mask(T, T), positions=pos, cache=cache)
+    return out, cache
+""", {"ko": "열 번호로 세어", "en": "the positions are columns"}),
     ]},
     ("09", "ch09-ex-cache-bytes"): {"needs": (CHECK,), "answers": [
         ("right", "answer_gqa_mib = 1024\nanswer_repeated_mib = 4096", None),
@@ -582,8 +726,8 @@ def prefill(layer, x, lengths):
          {"ko": "키와 밸류 두 가지를 모두", "en": "count both keys and values"}),
         ("float32's 4 bytes", "answer_gqa_mib = 2048\nanswer_repeated_mib = 8192", {"ko": "bfloat16은", "en": "bfloat16 takes"}),
         ("query heads in the cache", "answer_gqa_mib = 4096\nanswer_repeated_mib = 4096",
-         {"ko": "answer_gqa_mib: 아직 아닙니다(answer_repeated_mib: 맞았습니다)",
-          "en": "not yet: answer_gqa_mib (answer_repeated_mib: right)"}),
+         {"ko": "다시 볼 답: answer_gqa_mib(맞은 답: answer_repeated_mib)",
+          "en": "to look at again: answer_gqa_mib (right: answer_repeated_mib)"}),
     ]},
     ("09", "ch09-ex-rolling"): {"needs": ROTARY + ("def window_mask(", CHECK), "answers": [
         ("right", """
@@ -624,6 +768,46 @@ class WindowCache(KVCache):
         k_all, v_all = super().append(k, v)
         self.k, self.v = k_all[:, :, -self.window:], v_all[:, :, -self.window:]
         return self.k, self.v
+""", {"ko": "자르기 전의 키와 밸류를 모두", "en": "before the cut"}),
+        ("cut along the heads", """
+class WindowCache(KVCache):
+    def __init__(self, window):
+        super().__init__()
+        self.window = window
+
+    def append(self, k, v):
+        k_all, v_all = super().append(k, v)
+        self.k, self.v = k_all[:, -self.window:], v_all[:, -self.window:]
+        return k_all, v_all
+""", {"ko": "시간 축(dim=2)에 키가 w개보다 많이", "en": "more than w keys along the time axis (dim=2)"}),
+        ("its own append, seen not counted", """
+class WindowCache(KVCache):
+    def __init__(self, window):
+        super().__init__()
+        self.window = window
+
+    def append(self, k, v):
+        if self.k is None:
+            k_all, v_all = k, v
+        else:
+            k_all = torch.cat([self.k, k], dim=2)
+            v_all = torch.cat([self.v, v], dim=2)
+        self.k, self.v = k_all[:, :, -self.window:], v_all[:, :, -self.window:]
+        return k_all, v_all
+""", {"ko": "seen이", "en": "seen is"}),
+        ("window_mask redefined (no band), cut right", """
+def window_mask(T_q, T_k, w):
+    return torch.ones(T_q, T_k, dtype=torch.bool).tril(T_k - T_q)
+
+class WindowCache(KVCache):
+    def __init__(self, window):
+        super().__init__()
+        self.window = window
+
+    def append(self, k, v):
+        k_all, v_all = super().append(k, v)
+        self.k, self.v = k_all[:, :, :self.window], v_all[:, :, :self.window]
+        return k_all, v_all
 """, {"ko": "가장 최근의 w개", "en": "the w most recent ones"}),
     ]},
     ("06", "ch06-ex-dropout"): {"needs": MHA + (CHECK,), "answers": [

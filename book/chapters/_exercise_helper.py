@@ -54,10 +54,10 @@ def parts_wrong(**parts):
     if not wrong:
         return True
     right = [name for name in parts if name not in wrong]
-    #ko| said = f"{', '.join(wrong)}: 아직 아닙니다"
-    #ko| said += f"({', '.join(right)}: 맞았습니다). " if right else ". "
-    #en| said = f"not yet: {', '.join(wrong)}"
-    #en| said += f" ({', '.join(right)}: right); " if right else "; "
+    #ko| said = f"다시 볼 답: {', '.join(wrong)}"
+    #ko| said += f"(맞은 답: {', '.join(right)}). " if right else ". "
+    #en| said = f"to look at again: {', '.join(wrong)}"
+    #en| said += f" (right: {', '.join(right)}); " if right else "; "
     return Also(said)
 
 
@@ -111,6 +111,40 @@ def mask_mistake(got, lengths, T, causal):
     return None
 
 
+def plain_text(markdown):
+    #ko| """마크다운을 보여 주지 못하는 곳을 위한 글: 강조, 코드 표시, 수식 기호를 뺍니다."""
+    #en| """The words for where Markdown is not rendered: emphasis, code marks and math signs taken out."""
+    import re
+
+    text = markdown.replace("**", "").replace("`", "")
+    for tex, shown in ((r"^\top", "ᵀ"), (r"\top", "ᵀ"), (r"\sqrt", "√"), (r"\cdot", "·"),
+                       (r"\times", "×"), (r"\text", ""), (r"\theta", "θ"), (r"\le", "≤")):
+        text = text.replace(tex, shown)
+    return re.sub(r"\$([^$]*)\$", lambda m: m[1].replace("{", "").replace("}", ""), text)
+
+
+def show_why(markdown):
+    #ko| """맞힌 뒤의 풀이: 노트북(Jupyter, Colab)에서는 마크다운과 수식으로,
+    #ko| 그 밖의 곳에서는 보통 글로 보여 줍니다."""
+    #en| """The why after a right answer: as Markdown with math in a notebook (Jupyter, Colab),
+    #en| as plain text elsewhere."""
+    #ko| label = ("풀이", "   풀이: ")
+    #en| label = ("Why", "   Why: ")
+    try:
+        from IPython import get_ipython
+        from IPython.display import display
+    except ImportError:
+        get_ipython = None
+    shell = get_ipython() if get_ipython else None
+    if shell is not None and getattr(shell, "kernel", None) is not None:
+        #ko: 노트북의 화면은 text/markdown을, 그렇지 못한 화면은 text/plain을 보여 줍니다
+        #en: a notebook front end shows text/markdown; any other shows text/plain
+        display({"text/markdown": f"**{label[0]}:** {markdown}",
+                 "text/plain": label[1] + plain_text(markdown)}, raw=True)
+    else:
+        print(label[1] + plain_text(markdown))
+
+
 def check(name, test, hint):
     #ko| """연습 문제의 답을 확인합니다. 맞으면 축하하고, 아니면 힌트를 보여 줍니다.
     #ko| test가 문자열을 돌려주면 그 실수에 맞춘 힌트이고, Also는 힌트 앞에 붙습니다."""
@@ -162,8 +196,7 @@ def check(name, test, hint):
         if why:
             import base64
 
-            #ko| print("   풀이:", base64.b64decode("".join(why)).decode())
-            #en| print("   Why:", base64.b64decode("".join(why)).decode())
+            show_why(base64.b64decode("".join(why)).decode())
     else:
         #ko| print(f"❌ {name}: 아직 아닙니다. 힌트: {hint}")
         #en| print(f"❌ {name}: not yet. Hint: {hint}")
