@@ -391,11 +391,30 @@ def make_mask(lengths, T):
     return real[:, None, None, :].expand(-1, 1, T, T)
 """, {"ko": "인과 마스크가 빠졌습니다", "en": "the causal part is missing"}),
     ]},
-    ("06", "ch06-ex-shapes"): {"needs": MHA[:5] + (CHECK,), "answers": [
+    ("06", "ch06-ex-shapes"): {"needs": (CHECK,), "answers": [
         ("right", "answer_weights = (3, 3, 4, 9)\nanswer_out = (3, 4, 12)", None),
+        ("right, as lists", "answer_weights = [3, 3, 4, 9]\nanswer_out = [3, 4, 12]", None),
+        ("the template, unanswered", "answer_weights = None\nanswer_out = None", NO_ANSWER),
         ("T_k for the output", "answer_weights = (3, 3, 4, 9)\nanswer_out = (3, 9, 12)",
-         {"ko": "다시 볼 답: answer_out(맞은 답: answer_weights)",
-          "en": "to look at again: answer_out (right: answer_weights)"}),
+         {"ko": "출력은 키가 아니라 쿼리를", "en": "the output follows the queries"}),
+        ("weights averaged over the heads, as nn.MultiheadAttention returns", "answer_weights = (3, 4, 9)\nanswer_out = (3, 4, 12)",
+         {"ko": "헤드 축이 빠졌습니다", "en": "lack the head axis"}),
+        ("keys before queries", "answer_weights = (3, 3, 9, 4)\nanswer_out = (3, 4, 12)",
+         {"ko": "마지막 두 축이 바뀌었습니다", "en": "last two axes are swapped"}),
+        ("D for T_k, and D for C", "answer_weights = (3, 3, 4, 4)\nanswer_out = (3, 4, 4)",
+         {"ko": "키의 수 T_k입니다", "en": "the number of keys T_k"}),
+        ("C for the heads", "answer_weights = (3, 12, 4, 9)\nanswer_out = (3, 4, 12)",
+         {"ko": "헤드 수 H = 3", "en": "the number of heads, H = 3"}),
+        ("out before merging", "answer_weights = (3, 3, 4, 9)\nanswer_out = (3, 3, 4, 4)",
+         {"ko": "헤드를 합친 뒤의 모양", "en": "after the heads are merged"}),
+        ("strings", "answer_weights = 'B, H, T_q, T_k'\nanswer_out = (3, 4, 12)", SHAPE_HINT),
+        ("MultiHeadAttention redefined, answer from it", """
+class MultiHeadAttention(nn.Module):
+    def __init__(self, d_model, n_head):
+        super().__init__()
+answer_weights = (3, 4, 9)
+answer_out = (3, 4, 12)
+""", {"ko": "헤드 축이 빠졌습니다", "en": "lack the head axis"}),
     ]},
     ("06", "ch06-ex-order"): {"needs": MHA + (CHECK,), "answers": [
         ("right", """
@@ -405,6 +424,21 @@ class PortedMHA(MultiHeadAttention):
         b_q, b_k, b_v = self.in_proj.bias.split(self.d_model)
         return F.linear(query, w_q, b_q), F.linear(key, w_k, b_k), F.linear(value, w_v, b_v)
 """, None),
+        ("right, with chunk and @", """
+class PortedMHA(MultiHeadAttention):
+    def project(self, query, key, value):
+        wq, wk, wv = self.in_proj.weight.chunk(3)
+        bq, bk, bv = self.in_proj.bias.chunk(3)
+        return query @ wq.T + bq, key @ wk.T + bk, value @ wv.T + bv
+""", None),
+        ("the template: query and key swapped", """
+class PortedMHA(MultiHeadAttention):
+    def project(self, query, key, value):
+        C = self.d_model
+        w_k, w_q, w_v = self.in_proj.weight.split(C)
+        b_k, b_q, b_v = self.in_proj.bias.split(C)
+        return (F.linear(query, w_q, b_q), F.linear(key, w_k, b_k), F.linear(value, w_v, b_v))
+""", {"ko": "서로의 조각으로", "en": "each other's slices"}),
         ("the weights fixed, the biases not", """
 class PortedMHA(MultiHeadAttention):
     def project(self, query, key, value):
@@ -412,6 +446,13 @@ class PortedMHA(MultiHeadAttention):
         b_k, b_q, b_v = self.in_proj.bias.split(self.d_model)
         return F.linear(query, w_q, b_q), F.linear(key, w_k, b_k), F.linear(value, w_v, b_v)
 """, {"ko": "편향도 같은 순서로", "en": "split the biases in the same order"}),
+        ("the biases fixed, the weights not", """
+class PortedMHA(MultiHeadAttention):
+    def project(self, query, key, value):
+        w_k, w_q, w_v = self.in_proj.weight.split(self.d_model)
+        b_q, b_k, b_v = self.in_proj.bias.split(self.d_model)
+        return F.linear(query, w_q, b_q), F.linear(key, w_k, b_k), F.linear(value, w_v, b_v)
+""", {"ko": "가중치도 같은 순서로", "en": "split the weights in the same order"}),
         ("@ without transpose", """
 class PortedMHA(MultiHeadAttention):
     def project(self, query, key, value):
@@ -419,12 +460,50 @@ class PortedMHA(MultiHeadAttention):
         b_q, b_k, b_v = self.in_proj.bias.split(self.d_model)
         return query @ w_q + b_q, key @ w_k + b_k, value @ w_v + b_v
 """, {"ko": "w.T를 써야", "en": "needs w.T"}),
+        ("query projected three times (self-attention only)", """
+class PortedMHA(MultiHeadAttention):
+    def project(self, query, key, value):
+        q, k, v = self.in_proj(query).chunk(3, dim=-1)
+        return q, k, v
+""", {"ko": "각자 자기 입력을", "en": "project each from its own input"}),
+        ("keys from value", """
+class PortedMHA(MultiHeadAttention):
+    def project(self, query, key, value):
+        w_q, w_k, w_v = self.in_proj.weight.split(self.d_model)
+        b_q, b_k, b_v = self.in_proj.bias.split(self.d_model)
+        return F.linear(query, w_q, b_q), F.linear(value, w_k, b_k), F.linear(key, w_v, b_v)
+""", {"ko": "키를 value에서", "en": "keys are projected from value"}),
+        ("values with W_K", """
+class PortedMHA(MultiHeadAttention):
+    def project(self, query, key, value):
+        w_q, w_k, w_v = self.in_proj.weight.split(self.d_model)
+        b_q, b_k, b_v = self.in_proj.bias.split(self.d_model)
+        return F.linear(query, w_q, b_q), F.linear(key, w_k, b_k), F.linear(value, w_k, b_k)
+""", {"ko": "셋째 조각 W_V", "en": "the third slice, W_V"}),
+        ("max_diff redefined to always agree, template kept", """
+def max_diff(*args, **kwargs):
+    return 0.0
+
+class PortedMHA(MultiHeadAttention):
+    def project(self, query, key, value):
+        C = self.d_model
+        w_k, w_q, w_v = self.in_proj.weight.split(C)
+        b_k, b_q, b_v = self.in_proj.bias.split(C)
+        return (F.linear(query, w_q, b_q), F.linear(key, w_k, b_k), F.linear(value, w_v, b_v))
+""", {"ko": "서로의 조각으로", "en": "each other's slices"}),
     ]},
-    ("06", "ch06-ex-padding"): {"needs": MHA + (CHECK,), "setup": "mha = MultiHeadAttention(8, 2)", "answers": [
+    ("06", "ch06-ex-padding"): {"needs": MHA + (CHECK,), "answers": [
         ("right", """
 def padding_mask_from_lengths(lengths, T_k):
     return (torch.arange(T_k) < lengths[:, None])[:, None, None, :]
 """, None),
+        ("right, with unsqueeze", """
+def padding_mask_from_lengths(lengths, T_k):
+    idx = torch.arange(T_k).unsqueeze(0)
+    keep = idx < lengths.unsqueeze(1)
+    return keep.unsqueeze(1).unsqueeze(2)
+""", None),
+        ("the template, unanswered", "def padding_mask_from_lengths(lengths, T_k):\n    ...\n", NO_ANSWER),
         ("True = padding", """
 def padding_mask_from_lengths(lengths, T_k):
     return (torch.arange(T_k) >= lengths[:, None])[:, None, None, :]
@@ -437,6 +516,10 @@ def padding_mask_from_lengths(lengths, T_k):
 def padding_mask_from_lengths(lengths, T_k):
     return torch.arange(T_k) < lengths[:, None]
 """, {"ko": "(3, 1, 1, 5)이어야 하는데 (3, 5)", "en": "expected shape (3, 1, 1, 5), got (3, 5)"}),
+        ("one axis short", """
+def padding_mask_from_lengths(lengths, T_k):
+    return (torch.arange(T_k) < lengths[:, None]).unsqueeze(1)
+""", {"ko": "(3, 1, 1, 5)이어야 하는데 (3, 1, 5)", "en": "expected shape (3, 1, 1, 5), got (3, 1, 5)"}),
         ("a float mask", """
 def padding_mask_from_lengths(lengths, T_k):
     return (torch.arange(T_k) < lengths[:, None]).float()[:, None, None, :]
@@ -445,6 +528,15 @@ def padding_mask_from_lengths(lengths, T_k):
 def padding_mask_from_lengths(lengths, T_k):
     return (torch.arange(T_k) <= lengths[:, None])[:, None, None, :]
 """, {"ko": "<=가 아니라 <로", "en": "compare with <, not <="}),
+        ("lengths without an axis", """
+def padding_mask_from_lengths(lengths, T_k):
+    return (torch.arange(T_k) < lengths)[:, None, None, :]
+""", {"ko": "lengths에 축을 하나", "en": "give lengths an axis"}),
+        ("the longest length instead of T_k", """
+def padding_mask_from_lengths(lengths, T_k):
+    T = int(lengths.max())
+    return (torch.arange(T) < lengths[:, None])[:, None, None, :]
+""", {"ko": "(2, 1, 1, 6)이어야 하는데 (2, 1, 1, 4)", "en": "expected shape (2, 1, 1, 6), got (2, 1, 1, 4)"}),
     ]},
     ("07", "ch07-ex-memory"): {"needs": (CHECK,), "answers": [
         ("right", "answer_mib = 1024", None),
@@ -811,7 +903,7 @@ class WindowCache(KVCache):
 """, {"ko": "가장 최근의 w개", "en": "the w most recent ones"}),
     ]},
     ("06", "ch06-ex-dropout"): {"needs": MHA + (CHECK,), "answers": [
-            ("the book's solution", """
+        ("the book's solution", """
 class DropoutAttend(MultiHeadAttention):
     def attend(self, q, k, v, mask):
         scores = q @ k.transpose(-2, -1) / math.sqrt(q.size(-1))
@@ -820,7 +912,7 @@ class DropoutAttend(MultiHeadAttention):
         weights = F.dropout(torch.softmax(scores, dim=-1), p=self.dropout, training=self.training)
         return weights @ v, weights
 """, None),
-            ("nn.Dropout, which follows the module's mode", """
+        ("nn.Dropout, which follows the module's mode", """
 class DropoutAttend(MultiHeadAttention):
     def attend(self, q, k, v, mask):
         scores = q @ k.transpose(-2, -1) / math.sqrt(q.size(-1))
@@ -831,7 +923,18 @@ class DropoutAttend(MultiHeadAttention):
         weights = self.drop(torch.softmax(scores, dim=-1))
         return weights @ v, weights
 """, None),
-            ("the template: dropout in evaluation mode too", """
+        ("an if on self.training", """
+class DropoutAttend(MultiHeadAttention):
+    def attend(self, q, k, v, mask):
+        scores = q @ k.transpose(-2, -1) / math.sqrt(q.size(-1))
+        if mask is not None:
+            scores = scores.masked_fill(~mask, float("-inf"))
+        weights = torch.softmax(scores, dim=-1)
+        if self.training:
+            weights = F.dropout(weights, p=self.dropout)
+        return weights @ v, weights
+""", None),
+        ("the template: dropout in evaluation mode too", """
 class DropoutAttend(MultiHeadAttention):
     def attend(self, q, k, v, mask):
         scores = q @ k.transpose(-2, -1) / math.sqrt(q.size(-1))
@@ -839,8 +942,17 @@ class DropoutAttend(MultiHeadAttention):
             scores = scores.masked_fill(~mask, float("-inf"))
         weights = F.dropout(torch.softmax(scores, dim=-1), p=self.dropout)
         return weights @ v, weights
-""", {"ko": "self.training", "en": "self.training"}),
-            ("dropout on the output instead of the weights", """
+""", {"ko": "평가 모드(eval())에서도 여전히", "en": "in evaluation mode (eval()) it still drops"}),
+        ("a new nn.Dropout in every call (always in training mode)", """
+class DropoutAttend(MultiHeadAttention):
+    def attend(self, q, k, v, mask):
+        scores = q @ k.transpose(-2, -1) / math.sqrt(q.size(-1))
+        if mask is not None:
+            scores = scores.masked_fill(~mask, float("-inf"))
+        weights = nn.Dropout(self.dropout)(torch.softmax(scores, dim=-1))
+        return weights @ v, weights
+""", {"ko": "평가 모드(eval())에서도 여전히", "en": "in evaluation mode (eval()) it still drops"}),
+        ("dropout on the output instead of the weights", """
 class DropoutAttend(MultiHeadAttention):
     def attend(self, q, k, v, mask):
         scores = q @ k.transpose(-2, -1) / math.sqrt(q.size(-1))
@@ -849,7 +961,17 @@ class DropoutAttend(MultiHeadAttention):
         weights = torch.softmax(scores, dim=-1)
         return F.dropout(weights @ v, p=self.dropout, training=self.training), weights
 """, {"ko": "가중치가 아닌 곳에", "en": "something other than the weights"}),
-            ("dropout removed", """
+        ("dropout on the scores, before the softmax", """
+class DropoutAttend(MultiHeadAttention):
+    def attend(self, q, k, v, mask):
+        scores = q @ k.transpose(-2, -1) / math.sqrt(q.size(-1))
+        scores = F.dropout(scores, p=self.dropout, training=self.training)
+        if mask is not None:
+            scores = scores.masked_fill(~mask, float("-inf"))
+        weights = torch.softmax(scores, dim=-1)
+        return weights @ v, weights
+""", {"ko": "가중치가 아닌 곳에", "en": "something other than the weights"}),
+        ("dropout removed", """
 class DropoutAttend(MultiHeadAttention):
     def attend(self, q, k, v, mask):
         scores = q @ k.transpose(-2, -1) / math.sqrt(q.size(-1))
@@ -858,8 +980,28 @@ class DropoutAttend(MultiHeadAttention):
         weights = torch.softmax(scores, dim=-1)
         return weights @ v, weights
 """, {"ko": "드롭아웃은 그대로 두고", "en": "keep the dropout"}),
-        ],
-    },
+        ("a fixed probability", """
+class DropoutAttend(MultiHeadAttention):
+    def attend(self, q, k, v, mask):
+        scores = q @ k.transpose(-2, -1) / math.sqrt(q.size(-1))
+        if mask is not None:
+            scores = scores.masked_fill(~mask, float("-inf"))
+        weights = F.dropout(torch.softmax(scores, dim=-1), p=0.1, training=self.training)
+        return weights @ v, weights
+""", {"ko": "self.dropout을 쓰세요", "en": "use the one the constructor got, self.dropout"}),
+        ("max_diff redefined to always agree, template kept", """
+def max_diff(*args, **kwargs):
+    return 0.0
+
+class DropoutAttend(MultiHeadAttention):
+    def attend(self, q, k, v, mask):
+        scores = q @ k.transpose(-2, -1) / math.sqrt(q.size(-1))
+        if mask is not None:
+            scores = scores.masked_fill(~mask, float("-inf"))
+        weights = F.dropout(torch.softmax(scores, dim=-1), p=self.dropout)
+        return weights @ v, weights
+""", {"ko": "평가 모드(eval())에서도 여전히", "en": "in evaluation mode (eval()) it still drops"}),
+    ]},
 }
 
 
