@@ -1004,6 +1004,411 @@ class DropoutAttend(MultiHeadAttention):
     ]},
 }
 
+# More wrong answers, written as learners write them (one line each where they would), with the words of the
+# message aimed at each mistake; some redefine a helper of the chapter first, which the check must not trust.
+EXTRA = {
+    ("01", "ch01-ex-shape"): [
+        ("the weights' shape", "answer_shape = (4, 6)", {"ko": "@ V 전의 가중치", "en": "the weights' shape, before @ V"}),
+        ("the query width", "answer_shape = (4, 2)", {"ko": "쿼리와 키의 차원", "en": "the width of queries and keys"}),
+        ("V's shape", "answer_shape = (6, 5)", {"ko": "V의 모양", "en": "that is V's shape"}),
+        ("a list", "answer_shape = [4, 5]", None),
+    ],
+    ("01", "ch01-ex-axis"): [
+        ("K not transposed", "def attend(Q, K, V):\n    return torch.softmax(Q @ K, dim=-1) @ V\n",
+         {"ko": "어느 쪽을 전치", "en": "Which one needs a transpose"}),
+        ("softmax after @ V", "def attend(Q, K, V):\n    return torch.softmax(Q @ K.T @ V, dim=1)\n",
+         {"ko": "밸류를 섞기 전의 점수", "en": "before the values are mixed"}),
+        ("divided by the sum", """
+def attend(Q, K, V):
+    s = Q @ K.T
+    return (s / s.sum(dim=1, keepdim=True)) @ V
+""", {"ko": "합으로 나누기만", "en": "dividing by the sum"}),
+        ("soft_lookup redefined wrongly, then the template", """
+def soft_lookup(q, K, V, beta=1.0):
+    w = torch.softmax(K @ q, dim=0)
+    return w, w @ V
+def attend(Q, K, V):
+    return torch.softmax(Q @ K.T, dim=0) @ V
+""", {"ko": "dim=0, 곧 쿼리 축을 따라", "en": "along dim=0, the query axis"}),
+    ],
+    ("01", "ch01-ex-many"): [
+        ("beta after the softmax", """
+def soft_lookup_many(Q, K, V, beta=1.0):
+    w = beta * torch.softmax(Q @ K.T, dim=-1)
+    return w, w @ V
+""", {"ko": "소프트맥스 뒤에", "en": "after the softmax"}),
+        ("divided by beta", """
+def soft_lookup_many(Q, K, V, beta=1.0):
+    w = torch.softmax(Q @ K.T / beta, dim=-1)
+    return w, w @ V
+""", {"ko": "beta로 나눴습니다", "en": "divided by beta"}),
+        ("the pair the other way round", """
+def soft_lookup_many(Q, K, V, beta=1.0):
+    w = torch.softmax(beta * Q @ K.T, dim=-1)
+    return w @ V, w
+""", {"ko": "순서가 바뀌었습니다", "en": "the order is swapped"}),
+        ("soft_lookup redefined without beta, beta left out", """
+def soft_lookup(q, K, V, beta=1.0):
+    w = torch.softmax(K @ q, dim=0)
+    return w, w @ V
+def soft_lookup_many(Q, K, V, beta=1.0):
+    w = torch.softmax(Q @ K.T, dim=-1)
+    return w, w @ V
+""", {"ko": "beta가 빠졌습니다", "en": "beta is missing"}),
+    ],
+    ("02", "ch02-ex-shape"): [
+        ("the input width kept", "answer_weight_shape = (3, 6)\nanswer_out_shape = (2, 5, 6)",
+         {"ko": "마지막 축만 입력 6에서 출력 3으로", "en": "changes only the last axis"}),
+        ("the batch dropped", "answer_weight_shape = (3, 6)\nanswer_out_shape = (5, 3)",
+         {"ko": "배치 축 2도", "en": "the batch axis 2 stays"}),
+        ("(in, out) and tokens dropped", "answer_weight_shape = (6, 3)\nanswer_out_shape = (2, 3)",
+         {"ko": "(출력, 입력) = (3, 6)", "en": "(out, in) = (3, 6)"}),
+        ("a bias-like weight", "answer_weight_shape = (3,)\nanswer_out_shape = (2, 5, 3)",
+         {"ko": "weight는 행렬입니다", "en": "weight is a matrix"}),
+    ],
+    ("02", "ch02-ex-transpose"): [
+        ("weight in front", "def my_linear(x, layer):\n    return layer.weight @ x\n",
+         {"ko": "입력 축끼리 만나려면", "en": "For the two in axes to meet"}),
+        ("a bias added that is None", "def my_linear(x, layer):\n    return x @ layer.weight.T + layer.bias\n",
+         {"ko": "layer.bias가 None", "en": "layer.bias is None"}),
+        ("right, with matmul and mT", "def my_linear(x, layer):\n    return torch.matmul(x, layer.weight.mT)\n", None),
+        ("transposed the input instead", "def my_linear(x, layer):\n    return (layer.weight @ x.transpose(-2, -1))\n",
+         {"ko": "모양이", "en": "expected shape"}),
+    ],
+    ("02", "ch02-ex-queries"): [
+        ("the token numbers", "def queries_for(tokens):\n    return torch.tensor([vocab[t] for t in tokens])\n",
+         {"ko": "토큰의 번호입니다", "en": "these are the token numbers"}),
+        ("W_Q.weight without transpose", """
+def queries_for(tokens):
+    ids = torch.tensor([vocab[t] for t in tokens])
+    return table[ids] @ W_Q.weight
+""", {"ko": "전치 없이", "en": "without a transpose"}),
+        ("a list of rows", "def queries_for(tokens):\n    return [W_Q(table[vocab[t]]) for t in tokens]\n",
+         {"ko": "텐서", "en": "must be a tensor"}),
+        ("Q redefined, then rows of it", """
+Q = torch.zeros(3, 3, 4)
+def queries_for(tokens):
+    return table[torch.tensor([vocab[t] for t in tokens])]
+""", {"ko": "임베딩까지 왔습니다", "en": "these are the embeddings"}),
+    ],
+    ("03", "ch03-ex-pieces"): [
+        ("swapped", "answer_chunk = [4, 4, 4, 2]\nanswer_split = [5, 5, 4]", {"ko": "두 답이 바뀌었습니다", "en": "the two answers are swapped"}),
+        ("the short piece first", "answer_chunk = [4, 5, 5]\nanswer_split = [4, 4, 4, 2]", {"ko": "짧은 조각이 맨 끝", "en": "the short one comes last"}),
+        ("split without the rest", "answer_chunk = [5, 5, 4]\nanswer_split = [4, 4, 4]", {"ko": "남은 2", "en": "the 2 left over"}),
+        ("tuples", "answer_chunk = (5, 5, 4)\nanswer_split = (4, 4, 4, 2)", None),
+        ("three equal chunks", "answer_chunk = [5, 5, 5]\nanswer_split = [4, 4, 4, 2]", {"ko": "15는 14보다", "en": "15 is more than 14"}),
+    ],
+    ("03", "ch03-ex-sections"): [
+        ("split by d_k", "def split_qkv(qkv, d_k, d_v):\n    q, k, v = qkv.split(d_k, dim=-1)\n    return q, k, v\n",
+         {"ko": "q, k, v로 풀 수 없습니다", "en": "do not unpack into q, k, v"}),
+        ("along the wrong axis", "def split_qkv(qkv, d_k, d_v):\n    return torch.split(qkv, [d_k, d_k, d_v], dim=1)\n",
+         {"ko": "마지막 축(dim=-1)을 따라", "en": "cut along the last axis (dim=-1)"}),
+        ("a cut point off by d_v", "def split_qkv(qkv, d_k, d_v):\n    return qkv[..., :d_k], qkv[..., d_k:d_k + d_v], qkv[..., d_k + d_v:]\n",
+         {"ko": "순서는 쿼리, 키, 밸류", "en": "in the order query, key, value"}),
+    ],
+    ("04", "ch04-ex-stride"): [
+        ("before the transpose", "answer_shape = (2, 5, 3, 4)\nanswer_stride = (60, 12, 4, 1)",
+         {"ko": "transpose 전의 스트라이드", "en": "the strides before the transpose"}),
+        ("in bytes", "answer_shape = (2, 3, 5, 4)\nanswer_stride = (240, 16, 48, 4)",
+         {"ko": "바이트가 아니라 원소", "en": "count elements, not bytes"}),
+        ("the contiguous strides, with a fresh-tensor mind", "answer_shape = (2, 3, 5, 4)\nanswer_stride = (60, 20, 4, 1)",
+         {"ko": "연속 텐서의 스트라이드", "en": "a fresh contiguous"}),
+        ("written backwards", "answer_shape = (2, 3, 5, 4)\nanswer_stride = (1, 12, 4, 60)",
+         {"ko": "같은 축 순서로", "en": "the same axis order"}),
+    ],
+    ("04", "ch04-ex-merge"): [
+        ("heads and features in the wrong order", "def join_heads(h):\n    B, H, T, D = h.shape\n    return h.permute(0, 2, 3, 1).reshape(B, T, H * D)\n",
+         {"ko": "(D, H) 순서로", "en": "(D, H) order"}),
+        ("the wrong axes swapped", "def join_heads(h):\n    B, H, T, D = h.shape\n    return h.transpose(2, 3).reshape(B, T, H * D)\n",
+         {"ko": "옮긴 축이 다릅니다", "en": "the wrong axes were moved"}),
+        ("kept the head axis", "def join_heads(h):\n    return h.transpose(1, 2)\n",
+         {"ko": "모양이", "en": "expected shape"}),
+        ("right, with flatten", "def join_heads(h):\n    return h.transpose(1, 2).flatten(2)\n", None),
+    ],
+    ("04", "ch04-ex-qkv"): [
+        ("split_heads redefined without transpose, then used", """
+def split_heads(x, n_head):
+    B, T, C = x.shape
+    return x.reshape(B, n_head, T, C // n_head)
+def qkv_to_heads(qkv, n_head):
+    return [split_heads(t, n_head) for t in qkv.chunk(3, dim=-1)]
+""", {"ko": "토큰과 헤드가 섞입니다", "en": "mixes tokens and heads"}),
+    ],
+    ("05", "ch05-ex-shape"): [
+        ("the keys' width", "answer_w_shape = (2, 8, 3, 16)\nanswer_out_shape = (2, 8, 3, 10)",
+         {"ko": "키의 수 7", "en": "the number of keys, 7"}),
+        ("the mask's shape", "answer_w_shape = (2, 1, 1, 7)\nanswer_out_shape = (2, 8, 3, 10)",
+         {"ko": "마스크의 모양", "en": "the mask's shape"}),
+        ("the output as wide as a query", "answer_w_shape = (2, 8, 3, 7)\nanswer_out_shape = (2, 8, 3, 16)",
+         {"ko": "밸류의 차원 10", "en": "as wide as a value: 10"}),
+        ("the heads merged", "answer_w_shape = (2, 8, 3, 7)\nanswer_out_shape = (2, 3, 80)",
+         {"ko": "헤드를 합치지 않습니다", "en": "does not merge the heads"}),
+        ("attention redefined, answers from it", """
+def attention(q, k, v, mask=None):
+    return q, q
+answer_w_shape = (2, 8, 3, 16)
+answer_out_shape = (2, 8, 3, 16)
+""", {"ko": "키의 수 7", "en": "the number of keys, 7"}),
+    ],
+    ("05", "ch05-ex-scale"): [
+        ("no scaling", """
+def head_scores(q_flat, k_flat, H):
+    B, T, C = q_flat.shape
+    q = q_flat.view(B, T, H, C // H).transpose(1, 2)
+    k = k_flat.view(B, T, H, C // H).transpose(1, 2)
+    return q @ k.transpose(-2, -1)
+""", {"ko": "나누지 않았습니다", "en": "not divided"}),
+        ("divided by D", """
+def head_scores(q_flat, k_flat, H):
+    B, T, C = q_flat.shape
+    D = C // H
+    q = q_flat.view(B, T, H, D).transpose(1, 2)
+    k = k_flat.view(B, T, H, D).transpose(1, 2)
+    return q @ k.transpose(-2, -1) / D
+""", {"ko": "D로 나눴습니다", "en": "divided by D"}),
+        ("sqrt of H", """
+def head_scores(q_flat, k_flat, H):
+    B, T, C = q_flat.shape
+    q = q_flat.view(B, T, H, C // H).transpose(1, 2)
+    k = k_flat.view(B, T, H, C // H).transpose(1, 2)
+    return q @ k.transpose(-2, -1) / math.sqrt(H)
+""", {"ko": "헤드 수 H의 제곱근", "en": "the number of heads H"}),
+        ("keys not transposed", """
+def head_scores(q_flat, k_flat, H):
+    B, T, C = q_flat.shape
+    q = q_flat.view(B, T, H, C // H).transpose(1, 2)
+    k = k_flat.view(B, T, H, C // H).transpose(1, 2)
+    return q @ k / math.sqrt(C // H)
+""", {"ko": "키의 마지막 두 축을", "en": "swap the keys' last two axes"}),
+        ("right, with scaled_dot_product style math", """
+def head_scores(q_flat, k_flat, H):
+    B, T, C = q_flat.shape
+    d = C // H
+    q = q_flat.reshape(B, T, H, d).permute(0, 2, 1, 3)
+    k = k_flat.reshape(B, T, H, d).permute(0, 2, 3, 1)
+    return (q @ k) * d ** -0.5
+""", None),
+    ],
+    ("05", "ch05-ex-mask"): [
+        ("right, built with tril and unsqueeze", """
+def make_mask(lengths, T):
+    causal = torch.tril(torch.ones(T, T, dtype=torch.bool))
+    pad = torch.arange(T)[None, :] < lengths[:, None]
+    return causal[None, None] & pad[:, None, None, :]
+""", None),
+        ("lengths compared the other way", """
+def make_mask(lengths, T):
+    pad = lengths[:, None] > torch.arange(T)
+    return torch.ones(T, T, dtype=torch.bool).tril() & pad.unsqueeze(1).unsqueeze(1)
+""", None),
+        ("the causal part as triu", """
+def make_mask(lengths, T):
+    pad = torch.arange(T) < lengths[:, None]
+    return torch.ones(T, T, dtype=torch.bool).triu() & pad[:, None, None, :]
+""", {"ko": "위 삼각입니다", "en": "upper-triangular"}),
+    ],
+}
+for key, answers in EXTRA.items():
+    CASES[key]["answers"] = CASES[key]["answers"] + answers
+
+EXTRA_78 = {
+    ("07", "ch07-ex-memory"): [
+        ("the template, unanswered", "answer_mib = None", NO_ANSWER),
+        ("MB, not MiB", "answer_mib = 4 * 8 * 4096 * 4096 * 2 / 1e6", {"ko": "MB입니다", "en": "gives MB"}),
+        ("GiB", "answer_mib = 4 * 8 * 4096 * 4096 * 2 / 1024**3", {"ko": "GiB입니다", "en": "that is GiB"}),
+        ("the heads forgotten", "answer_mib = 4 * 4096 * 4096 * 2 / 2**20", {"ko": "헤드 8개가", "en": "each of the 8 heads"}),
+        ("T, not T * T", "answer_mib = 4 * 8 * 4096 * 2 / 2**20", {"ko": "T × T개", "en": "T × T of them"}),
+        ("the batch forgotten", "answer_mib = 8 * 4096 ** 2 * 2 / 2 ** 20", {"ko": "시퀀스 4개를", "en": "all 4 sequences"}),
+        ("right, as a float", "answer_mib = 1024.0", None),
+    ],
+    ("07", "ch07-ex-rescale"): [
+        ("the sum not rescaled", """
+def attention_blocks(q, k, v, block):
+    m = torch.full(q.shape[:-1] + (1,), float("-inf"))
+    l = torch.zeros(q.shape[:-1] + (1,))
+    acc = torch.zeros(q.shape[:-1] + (v.size(-1),))
+    for i in range(0, k.size(-2), block):
+        s = q @ k[..., i:i + block, :].transpose(-2, -1) / math.sqrt(q.size(-1))
+        m_new = torch.maximum(m, s.amax(-1, keepdim=True))
+        p = torch.exp(s - m_new)
+        acc = acc * torch.exp(m - m_new) + p @ v[..., i:i + block, :]
+        l = l + p.sum(-1, keepdim=True)
+        m = m_new
+    return acc / l
+""", {"ko": "합 row_sum은 옛 최댓값", "en": "row_sum stays on the old one"}),
+        ("nothing rescaled", """
+def attention_blocks(q, k, v, block):
+    m = torch.full(q.shape[:-1] + (1,), float("-inf"))
+    l = torch.zeros(q.shape[:-1] + (1,))
+    acc = torch.zeros(q.shape[:-1] + (v.size(-1),))
+    for i in range(0, k.size(-2), block):
+        s = q @ k[..., i:i + block, :].transpose(-2, -1) / math.sqrt(q.size(-1))
+        m = torch.maximum(m, s.amax(-1, keepdim=True))
+        p = torch.exp(s - m)
+        acc = acc + p @ v[..., i:i + block, :]
+        l = l + p.sum(-1, keepdim=True)
+    return acc / l
+""", {"ko": "쌓아 온 값이 그대로", "en": "nothing accumulated is moved"}),
+        ("no final division", """
+def attention_blocks(q, k, v, block):
+    row_max = torch.full(q.shape[:-1] + (1,), float("-inf"))
+    row_sum = torch.zeros(q.shape[:-1] + (1,))
+    acc = torch.zeros(q.shape[:-1] + (v.size(-1),))
+    for start in range(0, k.size(-2), block):
+        s = q @ k[..., start:start + block, :].transpose(-2, -1) / math.sqrt(q.size(-1))
+        new_max = torch.maximum(row_max, s.amax(dim=-1, keepdim=True))
+        rescale = torch.exp(row_max - new_max)
+        p = torch.exp(s - new_max)
+        row_sum = row_sum * rescale + p.sum(dim=-1, keepdim=True)
+        acc = acc * rescale + p @ v[..., start:start + block, :]
+        row_max = new_max
+    return acc
+""", {"ko": "합으로 나누는 일이 빠졌습니다", "en": "the final division by the sum is missing"}),
+        ("attention redefined without the scale, then the loop without it too", """
+def attention(q, k, v, mask=None):
+    w = torch.softmax(q @ k.transpose(-2, -1), dim=-1)
+    return w @ v, w
+def attention_blocks(q, k, v, block):
+    row_max = torch.full(q.shape[:-1] + (1,), float("-inf"))
+    row_sum = torch.zeros(q.shape[:-1] + (1,))
+    acc = torch.zeros(q.shape[:-1] + (v.size(-1),))
+    for start in range(0, k.size(-2), block):
+        s = q @ k[..., start:start + block, :].transpose(-2, -1)
+        new_max = torch.maximum(row_max, s.amax(dim=-1, keepdim=True))
+        rescale = torch.exp(row_max - new_max)
+        p = torch.exp(s - new_max)
+        row_sum = row_sum * rescale + p.sum(dim=-1, keepdim=True)
+        acc = acc * rescale + p @ v[..., start:start + block, :]
+        row_max = new_max
+    return acc / row_sum
+""", {"ko": "√d_k로 나누는 일이 빠졌습니다", "en": "not divided by √d_k"}),
+    ],
+    ("07", "ch07-ex-flops"): [
+        ("multiply-adds, not FLOPs", "def cross_attention_flops(B, T_q, T_k, C):\n    return 2*B*T_q*C*C + 2*B*T_k*C*C + 2*B*T_q*T_k*C\n",
+         {"ko": "FLOP 2개", "en": "2 FLOPs"}),
+        ("projections only", "def cross_attention_flops(B, T_q, T_k, C):\n    return 4 * B * T_q * C * C + 4 * B * T_k * C * C\n",
+         {"ko": "투영만 셌습니다", "en": "only the projections are counted"}),
+        ("everything twice", "def cross_attention_flops(B, T_q, T_k, C):\n    return 2 * (4*B*T_q*C*C + 4*B*T_k*C*C + 4*B*T_q*T_k*C)\n",
+         {"ko": "정수배", "en": "whole multiple"}),
+        ("right, in another order", "def cross_attention_flops(B, T_q, T_k, C):\n    return 4 * B * C * (T_q * C + T_k * C + T_q * T_k)\n", None),
+    ],
+    ("08", "ch08-ex-gqa-shapes"): [
+        ("keys and values as one C_kv", "answer_width = 20\nanswer_k = (3, 2, 5, 2)\nanswer_k_repeated = (3, 8, 5, 2)",
+         {"ko": "합쳐 4로", "en": "4 together"}),
+        ("before the transpose", "answer_width = 24\nanswer_k = (3, 5, 2, 2)\nanswer_k_repeated = (3, 8, 5, 2)",
+         {"ko": "transpose 전", "en": "before the transpose"}),
+        ("repeated along the tokens", "answer_width = 24\nanswer_k = (3, 2, 5, 2)\nanswer_k_repeated = (3, 2, 20, 2)",
+         {"ko": "토큰 축이 아니라", "en": "not the tokens"}),
+        ("D from H_kv", "answer_width = 24\nanswer_k = (3, 2, 5, 8)\nanswer_k_repeated = (3, 8, 5, 8)",
+         {"ko": "C // H = 2", "en": "C // H = 2"}),
+    ],
+    ("08", "ch08-ex-repeat"): [
+        ("cat of copies (the same as repeat)", "def expand_kv(t, n_rep):\n    return torch.cat([t] * n_rep, dim=1)\n",
+         {"ko": "0, 1, 0, 1", "en": "0, 1, 0, 1"}),
+        ("no dim", "def expand_kv(t, n_rep):\n    return t.repeat_interleave(n_rep)\n",
+         {"ko": "한 줄로 펴서", "en": "flattens the tensor first"}),
+        ("expand, then reshape (right)", """
+def expand_kv(t, n_rep):
+    B, H, T, D = t.shape
+    return t[:, :, None].expand(B, H, n_rep, T, D).reshape(B, H * n_rep, T, D)
+""", None),
+        ("expand with the new axis in front", """
+def expand_kv(t, n_rep):
+    B, H, T, D = t.shape
+    return t[:, None].expand(B, n_rep, H, T, D).reshape(B, H * n_rep, T, D)
+""", {"ko": "0, 1, 0, 1", "en": "0, 1, 0, 1"}),
+        ("a new axis, not merged", "def expand_kv(t, n_rep):\n    return t.unsqueeze(2).expand(-1, -1, n_rep, -1, -1)\n",
+         {"ko": "모양이", "en": "expected shape"}),
+    ],
+    ("08", "ch08-ex-port"): [
+        ("no transpose at all", """
+def port_gpt2_reshape(block, n_head):
+    C = block.c_attn.weight.shape[0]
+    layer = MultiHeadAttention(C, n_head)
+    with torch.no_grad():
+        layer.in_proj.weight.copy_(block.c_attn.weight)
+        layer.in_proj.bias.copy_(block.c_attn.bias)
+        layer.out_proj.weight.copy_(block.c_proj.weight)
+        layer.out_proj.bias.copy_(block.c_proj.bias)
+    return layer.eval()
+""", {"ko": "행과 열을 바꾸는 연산", "en": "Which operation swaps rows and columns"}),
+        ("biases forgotten", """
+def port_gpt2_reshape(block, n_head):
+    C = block.c_attn.weight.shape[0]
+    layer = MultiHeadAttention(C, n_head)
+    with torch.no_grad():
+        layer.in_proj.weight.copy_(block.c_attn.weight.t())
+        layer.out_proj.weight.copy_(block.c_proj.weight.t())
+    return layer.eval()
+""", {"ko": "편향 c_attn.bias와 c_proj.bias도", "en": "copy the biases"}),
+        ("left in training mode", """
+def port_gpt2_reshape(block, n_head):
+    C = block.c_attn.weight.shape[0]
+    layer = MultiHeadAttention(C, n_head)
+    with torch.no_grad():
+        layer.in_proj.weight.copy_(block.c_attn.weight.T)
+        layer.in_proj.bias.copy_(block.c_attn.bias)
+        layer.out_proj.weight.copy_(block.c_proj.weight.T)
+        layer.out_proj.bias.copy_(block.c_proj.bias)
+    return layer
+""", {"ko": "평가 모드로", "en": "evaluation mode"}),
+        ("redraw_ redefined to do nothing, template kept", """
+def redraw_(module, std):
+    return module
+def port_gpt2_reshape(block, n_head):
+    C = block.c_attn.weight.shape[0]
+    layer = MultiHeadAttention(C, n_head)
+    with torch.no_grad():
+        layer.in_proj.weight.copy_(block.c_attn.weight.T)
+        layer.in_proj.bias.copy_(block.c_attn.bias)
+        layer.out_proj.weight.copy_(block.c_proj.weight.T)
+    return layer.eval()
+""", {"ko": "편향 c_attn.bias와 c_proj.bias도", "en": "copy the biases"}),
+    ],
+    ("08", "ch08-ex-chunked"): [
+        ("the mask with T_q twice", CHUNKED.replace("MASK", "layer.causal_mask(q.size(2), q.size(2))"),
+         {"ko": "마스크는 (T_q, T_k)", "en": "the mask is (T_q, T_k)"}),
+        ("the mask's arguments swapped", CHUNKED.replace("MASK", "layer.causal_mask(cache['k'].size(2), q.size(2))"),
+         {"ko": "마스크는 (T_q, T_k)", "en": "the mask is (T_q, T_k)"}),
+        ("causal_mask redefined top-left via add_method, then used", """
+@add_method(MultiHeadAttention)
+def causal_mask(self, T_q, T_k, device=None):
+    return torch.ones(T_q, T_k, dtype=torch.bool).tril()
+""" + CHUNKED.replace("MASK", "layer.causal_mask(q.size(2), cache['k'].size(2))"),
+         {"ko": "오른쪽 아래에 맞춰야", "en": "aligned bottom-right"}),
+        ("is_causal of SDPA (top-left)", """
+def prefill_step(layer, x_new, cache):
+    q, k, v = (layer.split_heads(t) for t in layer.project(x_new, x_new, x_new))
+    cache["k"] = torch.cat([cache["k"], k], dim=2)
+    cache["v"] = torch.cat([cache["v"], v], dim=2)
+    out = F.scaled_dot_product_attention(q, cache["k"], cache["v"], is_causal=True)
+    return layer.out_proj(layer.merge_heads(out))
+""", {"ko": "오른쪽 아래에 맞춰야", "en": "aligned bottom-right"}),
+    ],
+    ("08", "ch08-ex-kv-memory"): [
+        ("keys only", "answer_mib = 24 * 8192 * 4 * 128 * 2 / 2**20\nanswer_ratio = 4",
+         {"ko": "키와 밸류 두 가지를", "en": "count both keys and values"}),
+        ("query heads in the cache", "answer_mib = 2 * 24 * 8192 * 16 * 128 * 2 / 2**20\nanswer_ratio = 4",
+         {"ko": "4배 많습니다", "en": "4 times too much"}),
+        ("one layer", "answer_mib = 2 * 8192 * 4 * 128 * 2 / 2**20\nanswer_ratio = 4",
+         {"ko": "레이어 24개가", "en": "each of the 24 layers"}),
+        ("float32", "answer_mib = 2 * 24 * 8192 * 4 * 128 * 4 / 2**20\nanswer_ratio = 4",
+         {"ko": "float16은 값 하나에 2바이트", "en": "float16 takes 2 bytes"}),
+        ("bytes", "answer_mib = 2 * 24 * 8192 * 4 * 128 * 2\nanswer_ratio = 4.0",
+         {"ko": "바이트 수입니다", "en": "that is bytes"}),
+        ("ratio upside down, with words", "answer_mib = 768\nanswer_ratio = 1/4",
+         {"ko": "비율이 뒤집혔습니다", "en": "the ratio is upside down"}),
+        ("kv_cache_bytes redefined wrongly, used", """
+def kv_cache_bytes(n_layer, n_kv_head, d_head, T, B=1, bytes_per_value=2):
+    return n_layer * T * n_kv_head * d_head * bytes_per_value
+answer_mib = kv_cache_bytes(24, 4, 128, 8192) / 2**20
+answer_ratio = 4
+""", {"ko": "키와 밸류 두 가지를", "en": "count both keys and values"}),
+    ],
+}
+for key, answers in EXTRA_78.items():
+    CASES[key]["answers"] = CASES[key]["answers"] + answers
+
 
 def definitions(source: str) -> ast.Module:
     """Only the cell's functions, classes and imports: a cell that defines max_diff() also calls it on the

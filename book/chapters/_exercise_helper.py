@@ -103,6 +103,11 @@ def mask_mistake(got, lengths, T, causal):
         #ko|         "마지막 축(키)에 두세요.")
         #en| return ("padding hides keys: put the length mask on the last axis "
         #en|         "(the keys), not on the queries.")
+    if causal and torch.equal(got, tri.T & keys):
+        #ko| return ("인과 마스크가 위 삼각입니다. 쿼리 i는 키 j <= i를 보므로 "
+        #ko|         "아래 삼각(tril)이어야 합니다.")
+        #en| return ("the causal part is upper-triangular: query i sees keys j <= i, "
+        #en|         "the lower triangle (tril).")
     if causal and torch.equal(got, keys.expand(want.shape)):
         #ko| return ("인과 마스크가 빠졌습니다. "
         #ko|         "아래 삼각 (T, T) 마스크와 &로 합치세요.")
