@@ -212,7 +212,8 @@ class Chapter:
             text = cell.text(lang)
             exercises += len(EXERCISE_DIRECTIVE.findall(text))
             where = f"{self.path.name}:{cell.line}"
-            plain = plain_markdown(text, lang, where, first_exercise=exercises - len(EXERCISE_DIRECTIVE.findall(text)) + 1)
+            plain = plain_markdown(text, lang, where, first_exercise=exercises - len(EXERCISE_DIRECTIVE.findall(text)) + 1,
+                                   page=self.stem)
             if position == 0:
                 plain = _after_title(plain, self.intro(lang, student), where)
             nb.cells.append(nbformat.v4.new_markdown_cell(plain, id=cell_id))
@@ -357,10 +358,12 @@ class Chapter:
         return label
 
 
-def plain_markdown(text: str, lang: str, where: str, first_exercise: int = 1) -> str:
+def plain_markdown(text: str, lang: str, where: str, first_exercise: int = 1, page: str | None = None) -> str:
     """MyST prose as plain Jupyter Markdown, which Colab, JupyterLab, VS Code and GitHub all render:
-    label lines dropped, exercises as numbered headings, solutions in <details>, links to labels
-    pointing at the published site's page in the same language."""
+    exercises as numbered headings, solutions in <details>, links to labels pointing at the published
+    site's page in the same language. On the notebook's own page (`page`), a label line becomes an HTML
+    anchor and a link to it stays in the notebook (`#label`), which Colab and Jupyter both follow; other
+    label lines are dropped."""
     words = PLAIN_WORDS[lang]
     number = [first_exercise - 1]
 
@@ -383,8 +386,12 @@ def plain_markdown(text: str, lang: str, where: str, first_exercise: int = 1) ->
     if ROLE.search(text):
         raise SourceError(f"{where}: MyST roles such as {ROLE.search(text)[0]}...` do not render in notebooks; "
                           "link with [text](label) instead")
-    text = LABEL_LINE.sub("", text)
     labels = label_pages()
+    if page is None:
+        text = LABEL_LINE.sub("", text)
+    else:
+        text = LABEL_LINE.sub(lambda m: f'<a id="{m[1]}" name="{m[1]}"></a>\n' if labels.get(m[1], ("", False))[1]
+                              else "", text)
 
     def link(m: re.Match) -> str:
         target = m["target"]
@@ -393,8 +400,10 @@ def plain_markdown(text: str, lang: str, where: str, first_exercise: int = 1) ->
                 raise SourceError(f"{where}: [{m['text']}]({target}) links to no known label; labels are the "
                                   "'(name)=' lines of book/chapters/*.md and book/<lang>/*.md")
             return m[0]
-        page, anchor = labels[target]
-        url = f"{book_links()['site']}{lang}/{page}.html" + (f"#{target}" if anchor else "")
+        target_page, anchor = labels[target]
+        if target_page == page and anchor:
+            return f"[{m['text']}](#{target})"
+        url = f"{book_links()['site']}{lang}/{target_page}.html" + (f"#{target}" if anchor else "")
         return f"[{m['text']}]({url})"
 
     text = LABEL_LINK.sub(link, text)
