@@ -323,7 +323,7 @@ def join_heads(h):
 def join_heads(h):
     B, H, T, D = h.shape
     return h.reshape(B, T, H * D)
-""", {"ko": "합치기 직전의 축 순서", "en": "in what order must the axes"}),
+""", {"ko": "축 순서 그대로 다시 읽어서", "en": "re-read in its own axis order"}),
     ]},
     ("05", "ch05-ex-shape"): {"needs": ("def attention(", CHECK), "answers": [
         ("right", "answer_w_shape = (2, 8, 3, 7)\nanswer_out_shape = (2, 8, 3, 10)", None),
@@ -344,7 +344,7 @@ def head_scores(q_flat, k_flat, H):
     q_h = q_flat.view(B, T, H, C // H).transpose(1, 2)
     k_h = k_flat.view(B, T, H, C // H).transpose(1, 2)
     return q_h @ k_h.transpose(-2, -1) / math.sqrt(C)
-""", {"ko": "내적에 들어가는 벡터의 길이", "en": "the vectors that enter one dot product"}),
+""", {"ko": "√C = √12로 나눴습니다", "en": "divided by √C = √12"}),
         ("view without transpose", """
 def head_scores(q_flat, k_flat, H):
     B, T, C = q_flat.shape

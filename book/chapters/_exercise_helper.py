@@ -189,7 +189,9 @@ def check(name, test, hint):
         if isinstance(error, NotAnswered) or "NoneType" in said or "'ellipsis'" in said:
             unanswered = True
         elif isinstance(error, BadShape):
-            problem = said
+            #ko: 모양을 적는 방법이 틀렸으면 그것이 힌트입니다
+            #en: a shape written the wrong way: that is the hint
+            hint = said
         else:
             problem = f"{type(error).__name__}: {error}"
     if ok:
