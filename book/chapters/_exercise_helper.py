@@ -117,22 +117,26 @@ def mask_mistake(got, lengths, T, causal):
 
 
 def plain_text(markdown):
-    #ko| """마크다운을 보여 주지 못하는 곳을 위한 글: 강조, 코드 표시, 수식 기호를 뺍니다."""
-    #en| """The words for where Markdown is not rendered: emphasis, code marks and math signs taken out."""
+    #ko| """마크다운을 보여 주지 못하는 곳을 위한 글:
+    #ko| 강조, 코드 표시, 수식 기호를 뺍니다."""
+    #en| """The words for where Markdown is not rendered: emphasis, code marks and
+    #en| math signs taken out."""
     import re
 
     text = markdown.replace("**", "").replace("`", "")
-    for tex, shown in ((r"^\top", "ᵀ"), (r"\top", "ᵀ"), (r"\sqrt", "√"), (r"\cdot", "·"),
-                       (r"\times", "×"), (r"\text", ""), (r"\theta", "θ"), (r"\le", "≤")):
+    signs = ((r"^\top", "ᵀ"), (r"\top", "ᵀ"), (r"\sqrt", "√"), (r"\cdot", "·"),
+             (r"\times", "×"), (r"\text", ""), (r"\theta", "θ"), (r"\le", "≤"))
+    for tex, shown in signs:
         text = text.replace(tex, shown)
-    return re.sub(r"\$([^$]*)\$", lambda m: m[1].replace("{", "").replace("}", ""), text)
+    return re.sub(r"\$([^$]*)\$",
+                  lambda m: m[1].replace("{", "").replace("}", ""), text)
 
 
 def show_why(markdown):
     #ko| """맞힌 뒤의 풀이: 노트북(Jupyter, Colab)에서는 마크다운과 수식으로,
     #ko| 그 밖의 곳에서는 보통 글로 보여 줍니다."""
-    #en| """The why after a right answer: as Markdown with math in a notebook (Jupyter, Colab),
-    #en| as plain text elsewhere."""
+    #en| """The why after a right answer: as Markdown with math in a notebook
+    #en| (Jupyter, Colab), as plain text elsewhere."""
     #ko| label = ("풀이", "   풀이: ")
     #en| label = ("Why", "   Why: ")
     try:
