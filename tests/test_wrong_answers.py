@@ -1208,6 +1208,24 @@ def make_mask(lengths, T):
 """, {"ko": "위 삼각입니다", "en": "upper-triangular"}),
     ],
 }
+EXTRA[("06", "ch06-ex-dropout")] = [
+    ("zeros returned as the weights (once passed: all of them 'erased')", """
+class DropoutAttend(MultiHeadAttention):
+    def attend(self, q, k, v, mask):
+        scores = q @ k.transpose(-2, -1) / math.sqrt(q.size(-1))
+        if mask is not None:
+            scores = scores.masked_fill(~mask, float("-inf"))
+        weights = F.dropout(torch.softmax(scores, dim=-1), p=self.dropout, training=self.training)
+        return weights @ v, weights.detach() * 0
+""", {"ko": "둘째 값은 쓴 가중치", "en": "must be the weights it used"}),
+    ("masked_fill dropped with the fix (once passed: no mask was tried)", """
+class DropoutAttend(MultiHeadAttention):
+    def attend(self, q, k, v, mask):
+        scores = q @ k.transpose(-2, -1) / math.sqrt(q.size(-1))
+        weights = F.dropout(torch.softmax(scores, dim=-1), p=self.dropout, training=self.training)
+        return weights @ v, weights
+""", {"ko": "마스크가 무시됩니다", "en": "the mask is ignored"}),
+]
 for key, answers in EXTRA.items():
     CASES[key]["answers"] = CASES[key]["answers"] + answers
 
