@@ -115,7 +115,8 @@ def test_right_wrong_and_untouched_answers(graded):
     assert results(by_file, "kim_minji.ipynb") == [
         ("ch03-ex-pieces", "not yet"), ("ch03-ex-sections", "not attempted"), ("ch03-ex-fuse", "correct")]
     detail = by_file["kim_minji.ipynb"][0][2]
-    assert detail.startswith("to look at again: answer_chunk (right: answer_split); split(n) cuts"), detail
+    assert detail.startswith("5 * 3 = 15 is more than 14: the last piece gets only what is left. "
+                             "to look at again: answer_chunk (right: answer_split); split(n) cuts"), detail
 
 
 def test_a_korean_notebook_is_graded_in_korean(graded):
@@ -123,7 +124,8 @@ def test_a_korean_notebook_is_graded_in_korean(graded):
     rows = by_file["홍길동 03_split_vs_chunk.ipynb"]
     assert [(e, r) for e, r, _ in rows] == [
         ("ch03-ex-pieces", "not yet"), ("ch03-ex-sections", "correct"), ("ch03-ex-fuse", "error")]
-    assert rows[0][2].startswith("다시 볼 답: answer_chunk(맞은 답: answer_split). split(n)은"), rows[0][2]
+    assert rows[0][2].startswith("5 * 3 = 15는 14보다 큽니다. 마지막 조각은 남은 만큼만 받습니다. "
+                                 "다시 볼 답: answer_chunk(맞은 답: answer_split). split(n)은"), rows[0][2]
     assert rows[2][2] == "TypeError: 'Tensor' object is not callable", rows[2][2]
     feedback = (out / "feedback" / "홍길동_03_split_vs_chunk.md").read_text(encoding="utf-8")
     assert "맞힌 문제: 1 / 3" in feedback and "✅ 정답" in feedback and "❌ 오류" in feedback
