@@ -20,7 +20,10 @@ WHY = {"ko": "   풀이: ", "en": "   Why: "}
 
 
 def check_output(cell) -> str:
-    return "".join(o.get("text", "") for o in cell.outputs if o.output_type == "stream")
+    """What a check cell said: its printed lines, and the why after a right answer, which check() shows as a
+    display (Markdown with math, and plain text for a front end that renders no Markdown)."""
+    return "".join(o.get("text", "") if o.output_type == "stream" else o.get("data", {}).get("text/plain", "") + "\n"
+                   for o in cell.outputs if o.output_type in ("stream", "display_data"))
 
 
 def solutions(stem: str, lang: str) -> list[tuple[str, str]]:

@@ -41,11 +41,17 @@ def strings(source: str) -> list[str]:
     return [text for kind, text in code_tokens(source) if kind == tokenize.STRING and HANGUL.search(text)]
 
 
-def why_texts(source: str) -> list[tuple[str, str]]:
-    """(label, text): what check() prints after a right answer, decoded from a student notebook's SOLUTION_NOTES."""
+def why_texts(source: str, form: str = "plain") -> list[tuple[str, str]]:
+    """(label, text): what check() shows after a right answer, decoded from a student notebook's SOLUTION_NOTES:
+    its plain text (printed where no front end renders Markdown) or its Markdown (rendered, with math)."""
     notes = re.search(r"^SOLUTION_NOTES = \{\n(.*?)^\}", source, re.M | re.S)
-    return [(label, base64.b64decode("".join(re.findall(r'"([^"]+)"', body))).decode("utf-8"))
-            for label, body in re.findall(r'"([^"]+)": \[(.*?)\]', notes[1], re.S)] if notes else []
+    if not notes:
+        return []
+    found = []
+    for label, forms in re.findall(r'^    "([^"]+)": \{\n(.*?)^    \},', notes[1], re.M | re.S):
+        body = re.search(rf'"{form}": \[(.*?)\]', forms, re.S)[1]
+        found.append((label, base64.b64decode("".join(re.findall(r'"([^"]+)"', body))).decode("utf-8")))
+    return found
 
 
 def template_text(path) -> str:
@@ -490,6 +496,22 @@ def test_why_texts_are_plain_text(lang):
                 if any(line and not line.startswith("   ") for line in why.splitlines()[1:]):
                     found.append(f"{label}: a line starts at column 0 under the first")
     assert not found, "\n".join(found)
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_why_texts_render_as_markdown_in_a_notebook(lang):
+    """The Markdown form, which Jupyter, JupyterLab and Colab render (math included), holds the solution's own
+    Markdown but none of the book's cross-references, which would show as raw syntax in a notebook; the plain
+    form above is what a front end without Markdown prints."""
+    found, with_math = [], 0
+    for stem in chapter_stems():
+        for cell in nbformat.read(ROOT / "student" / lang / f"{stem}.ipynb", as_version=4).cells:
+            for label, why in why_texts(cell.source, "markdown") if cell.cell_type == "code" else []:
+                with_math += "$" in why
+                if re.search(r"\]\([^)]*\)|\{(?:ref|numref|doc|eq)\}", why):
+                    found.append(f"{label}: {why[:80]!r}")
+    assert not found, "\n".join(found)
+    assert with_math >= 3, "the Markdown form should keep the solutions' formulas for the front end to render"
 
 
 # Labels: the grader's result labels sit alone in a table cell, so they are noun forms (-ㅁ/음: «풀지 않음», «아직

@@ -222,7 +222,7 @@ def test_notebooks_as_jupyter_colab_and_vscode_save_them(graded):
     _, by_file, _, _ = graded
     assert results(by_file, "kim_minji.ipynb") == [
         ("ch05-ex-shape", "correct"), ("ch05-ex-scale", "not yet"), ("ch05-ex-mask", "correct")]
-    assert by_file["kim_minji.ipynb"][1]["detail"].startswith("the d_k of √d_k is the length"), by_file["kim_minji.ipynb"]
+    assert by_file["kim_minji.ipynb"][1]["detail"].startswith("divided by √C = √12, the width before the split into heads"), by_file["kim_minji.ipynb"]
     assert results(by_file, "Copy of 05_scaled_dot_product.ipynb") == [(label, "correct") for label in LABELS]
     assert results(by_file, "lee_vscode.ipynb") == [(label, "not attempted") for label in LABELS]
 

@@ -318,16 +318,57 @@ def test_korean_notebook_class_gives_the_same_results():
 
 
 def test_the_cells_define_only_what_they_promise():
-    """Each extracted cell is definitions only: the first three add exactly one name each; the later ones add
-    methods to the class (add_method leaves no function of theirs behind) and no name."""
+    """Each extracted cell is definitions only: the first three add the names they promise; the later ones add
+    methods to the class, and their functions stay bound under their names (never to None)."""
     ns = chapter_code.base_namespace()
-    names = ({"attention"}, {"add_method"}, {"MultiHeadAttention"}, set(), set())
+    names = ({"attention"}, {"add_method", "restore_methods"}, {"MultiHeadAttention"},
+             {"added_methods", "causal_mask", "with_causal", "forward"}, {"check_inputs"})
     for marker, name in zip(MARKERS, names, strict=True):
         before = set(ns)
         exec(cell_source("en", marker), ns)
-        assert {n for n in set(ns) - before if ns[n] is not None} - {"__builtins__"} == name, marker
+        assert set(ns) - before - {"__builtins__"} == name, marker
+        assert not any(value is None for value in ns.values()), f"{marker}: a name is bound to None"
     added = {"causal_mask", "with_causal", "check_inputs"}
     assert added <= set(vars(ns["MultiHeadAttention"])), "the later cells add their methods to the class"
+
+
+def working_class(ns: dict) -> str | None:
+    """What is wrong with the class the namespace holds now, or None: is_causal works and equals the causal
+    mask, and bad input gets check_inputs' clear error."""
+    torch.manual_seed(0)
+    layer = ns["MultiHeadAttention"](8, 2).eval()
+    x = torch.randn(2, 4, 8)
+    try:
+        causal = layer(x, x, x, is_causal=True)
+    except TypeError as e:
+        return f"is_causal: {e}"
+    if not torch.allclose(causal, layer(x, x, x, mask=torch.ones(4, 4, dtype=torch.bool).tril()), atol=1e-6):
+        return "is_causal is not the causal mask"
+    try:
+        layer(x, x, x[:, :3])
+    except ValueError as e:
+        return None if "one value per key" in str(e) else f"another error: {e}"
+    except Exception as e:  # noqa: BLE001
+        return f"not check_inputs' error: {type(e).__name__}: {e}"
+    return "keys and values of different lengths were accepted"
+
+
+@pytest.mark.parametrize("order", [
+    (0, 1, 2, 3, 4, 2),            # the core class cell run again at the end
+    (0, 1, 2, 3, 4, 2, 2),         # twice
+    (0, 1, 2, 3, 4, 1, 2),         # add_method's cell, then the class cell, run again
+    (0, 1, 2, 3, 4, 2, 4, 3, 4),   # the class cell again, then the later cells out of order
+    (0, 1, 2, 4, 3, 4),            # the input checks before the causal option, then again
+])
+def test_chapter_6_class_survives_running_its_cells_again_in_any_order(order):
+    """A learner re-runs cells: running the core class cell again must not silently drop the methods the later
+    cells added (it once did, and a cell further on failed with a bare "unexpected keyword argument
+    'is_causal'"); the cells run as whole cells, as a notebook runs them."""
+    ns = chapter_code.base_namespace()
+    for index in order:
+        exec(cell_source("en", MARKERS[index]), ns)
+    assert working_class(ns) is None, f"after the cells {order}: {working_class(ns)}"
+    assert not any(value is None for value in ns.values())
 
 
 @pytest.mark.parametrize("original, planted", [

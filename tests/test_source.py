@@ -398,3 +398,23 @@ def test_study_times_follow_the_rule_at_each_head_and_in_the_instructor_guide(la
         assert rows[int(path.name[:2])] == (reading, exercises), (
             f"book/{lang}/instructor.md, chapter {int(path.name[:2])}: {rows[int(path.name[:2])]}; the rule gives "
             f"{(reading, exercises)}")
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_links_inside_a_chapter_stay_in_the_notebook(lang):
+    """A link to a section of the same chapter becomes an in-notebook anchor link (#label), which Colab and
+    Jupyter follow without leaving the notebook, and every such link has its anchor in that notebook; links to
+    other chapters still go to the site."""
+    from tools.source import book_links
+
+    site = book_links()["site"]
+    inside = 0
+    for path in chapters():
+        nb = parse(path).notebook(lang)
+        text = "\n".join(c.source for c in nb.cells if c.cell_type == "markdown")
+        anchors = set(re.findall(r'<a id="([\w-]+)" name="\1"></a>', text))
+        links = re.findall(r"\]\(#([\w-]+)\)", text)
+        assert set(links) <= anchors, f"{path.name} ({lang}): links without an anchor: {set(links) - anchors}"
+        assert f"]({site}{lang}/{path.stem}.html#" not in text, f"{path.name} ({lang}): a link to its own site page"
+        inside += len(links)
+    assert inside > 10, f"only {inside} in-notebook links in the whole book ({lang}): the test would prove little"

@@ -275,11 +275,11 @@ def soft_lookup_many(Q, K, V, beta=1.0):
     ("02", "ch02-ex-shape"): {"needs": (CHECK,), "answers": [
         ("right", "answer_weight_shape = (3, 6)\nanswer_out_shape = (2, 5, 3)", None),
         ("weight as (in, out)", "answer_weight_shape = (6, 3)\nanswer_out_shape = (2, 5, 3)",
-         {"ko": "틀린 칸: answer_weight_shape (맞은 칸: answer_out_shape)",
-          "en": "not yet: answer_weight_shape (answer_out_shape: right);"}),
+         {"ko": "다시 볼 답: answer_weight_shape(맞은 답: answer_out_shape)",
+          "en": "to look at again: answer_weight_shape (right: answer_out_shape);"}),
         ("both wrong", "answer_weight_shape = (6, 3)\nanswer_out_shape = (2, 5, 6)",
-         {"ko": "틀린 칸: answer_weight_shape, answer_out_shape.",
-          "en": "not yet: answer_weight_shape, answer_out_shape;"}),
+         {"ko": "다시 볼 답: answer_weight_shape, answer_out_shape.",
+          "en": "to look at again: answer_weight_shape, answer_out_shape;"}),
     ]},
     ("02", "ch02-ex-queries"): {"needs": ("vocab = {} *", "table = torch.randn(len(vocab), C) *",
                                            "W_Q = nn.Linear(C, C, bias=False) *", CHECK), "answers": [
@@ -299,14 +299,14 @@ def queries_for(tokens):
     ("03", "ch03-ex-pieces"): {"needs": (CHECK,), "answers": [
         ("right", "answer_chunk = [5, 5, 4]\nanswer_split = [4, 4, 4, 2]", None),
         ("chunk as equal parts", "answer_chunk = [5, 5, 5]\nanswer_split = [4, 4, 4, 2]",
-         {"ko": "틀린 칸: answer_chunk (맞은 칸: answer_split)",
-          "en": "not yet: answer_chunk (answer_split: right)"}),
+         {"ko": "다시 볼 답: answer_chunk(맞은 답: answer_split)",
+          "en": "to look at again: answer_chunk (right: answer_split)"}),
     ]},
     ("04", "ch04-ex-stride"): {"needs": (CHECK,), "answers": [
         ("right", "answer_shape = (2, 3, 5, 4)\nanswer_stride = (60, 4, 12, 1)", None),
         ("the contiguous strides", "answer_shape = (2, 3, 5, 4)\nanswer_stride = (60, 20, 4, 1)",
-         {"ko": "틀린 칸: answer_stride (맞은 칸: answer_shape)",
-          "en": "not yet: answer_stride (answer_shape: right)"}),
+         {"ko": "다시 볼 답: answer_stride(맞은 답: answer_shape)",
+          "en": "to look at again: answer_stride (right: answer_shape)"}),
     ]},
     ("04", "ch04-ex-merge"): {"needs": (CHECK,), "answers": [
         ("right", """
@@ -323,7 +323,7 @@ def join_heads(h):
 def join_heads(h):
     B, H, T, D = h.shape
     return h.reshape(B, T, H * D)
-""", {"ko": "합치기 직전의 축 순서", "en": "in what order must the axes"}),
+""", {"ko": "축 순서 그대로 다시 읽어서", "en": "re-read in its own axis order"}),
     ]},
     ("05", "ch05-ex-shape"): {"needs": ("def attention(", CHECK), "answers": [
         ("right", "answer_w_shape = (2, 8, 3, 7)\nanswer_out_shape = (2, 8, 3, 10)", None),
@@ -344,7 +344,7 @@ def head_scores(q_flat, k_flat, H):
     q_h = q_flat.view(B, T, H, C // H).transpose(1, 2)
     k_h = k_flat.view(B, T, H, C // H).transpose(1, 2)
     return q_h @ k_h.transpose(-2, -1) / math.sqrt(C)
-""", {"ko": "내적에 들어가는 벡터의 길이", "en": "the vectors that enter one dot product"}),
+""", {"ko": "√C = √12로 나눴습니다", "en": "divided by √C = √12"}),
         ("view without transpose", """
 def head_scores(q_flat, k_flat, H):
     B, T, C = q_flat.shape
@@ -391,11 +391,30 @@ def make_mask(lengths, T):
     return real[:, None, None, :].expand(-1, 1, T, T)
 """, {"ko": "인과 마스크가 빠졌습니다", "en": "the causal part is missing"}),
     ]},
-    ("06", "ch06-ex-shapes"): {"needs": MHA[:5] + (CHECK,), "answers": [
+    ("06", "ch06-ex-shapes"): {"needs": (CHECK,), "answers": [
         ("right", "answer_weights = (3, 3, 4, 9)\nanswer_out = (3, 4, 12)", None),
+        ("right, as lists", "answer_weights = [3, 3, 4, 9]\nanswer_out = [3, 4, 12]", None),
+        ("the template, unanswered", "answer_weights = None\nanswer_out = None", NO_ANSWER),
         ("T_k for the output", "answer_weights = (3, 3, 4, 9)\nanswer_out = (3, 9, 12)",
-         {"ko": "틀린 칸: answer_out (맞은 칸: answer_weights)",
-          "en": "not yet: answer_out (answer_weights: right)"}),
+         {"ko": "출력은 키가 아니라 쿼리를", "en": "the output follows the queries"}),
+        ("weights averaged over the heads, as nn.MultiheadAttention returns", "answer_weights = (3, 4, 9)\nanswer_out = (3, 4, 12)",
+         {"ko": "헤드 축이 빠졌습니다", "en": "lack the head axis"}),
+        ("keys before queries", "answer_weights = (3, 3, 9, 4)\nanswer_out = (3, 4, 12)",
+         {"ko": "마지막 두 축이 바뀌었습니다", "en": "last two axes are swapped"}),
+        ("D for T_k, and D for C", "answer_weights = (3, 3, 4, 4)\nanswer_out = (3, 4, 4)",
+         {"ko": "키의 수 T_k입니다", "en": "the number of keys T_k"}),
+        ("C for the heads", "answer_weights = (3, 12, 4, 9)\nanswer_out = (3, 4, 12)",
+         {"ko": "헤드 수 H = 3", "en": "the number of heads, H = 3"}),
+        ("out before merging", "answer_weights = (3, 3, 4, 9)\nanswer_out = (3, 3, 4, 4)",
+         {"ko": "헤드를 합친 뒤의 모양", "en": "after the heads are merged"}),
+        ("strings", "answer_weights = 'B, H, T_q, T_k'\nanswer_out = (3, 4, 12)", SHAPE_HINT),
+        ("MultiHeadAttention redefined, answer from it", """
+class MultiHeadAttention(nn.Module):
+    def __init__(self, d_model, n_head):
+        super().__init__()
+answer_weights = (3, 4, 9)
+answer_out = (3, 4, 12)
+""", {"ko": "헤드 축이 빠졌습니다", "en": "lack the head axis"}),
     ]},
     ("06", "ch06-ex-order"): {"needs": MHA + (CHECK,), "answers": [
         ("right", """
@@ -405,6 +424,21 @@ class PortedMHA(MultiHeadAttention):
         b_q, b_k, b_v = self.in_proj.bias.split(self.d_model)
         return F.linear(query, w_q, b_q), F.linear(key, w_k, b_k), F.linear(value, w_v, b_v)
 """, None),
+        ("right, with chunk and @", """
+class PortedMHA(MultiHeadAttention):
+    def project(self, query, key, value):
+        wq, wk, wv = self.in_proj.weight.chunk(3)
+        bq, bk, bv = self.in_proj.bias.chunk(3)
+        return query @ wq.T + bq, key @ wk.T + bk, value @ wv.T + bv
+""", None),
+        ("the template: query and key swapped", """
+class PortedMHA(MultiHeadAttention):
+    def project(self, query, key, value):
+        C = self.d_model
+        w_k, w_q, w_v = self.in_proj.weight.split(C)
+        b_k, b_q, b_v = self.in_proj.bias.split(C)
+        return (F.linear(query, w_q, b_q), F.linear(key, w_k, b_k), F.linear(value, w_v, b_v))
+""", {"ko": "서로의 조각으로", "en": "each other's slices"}),
         ("the weights fixed, the biases not", """
 class PortedMHA(MultiHeadAttention):
     def project(self, query, key, value):
@@ -412,6 +446,13 @@ class PortedMHA(MultiHeadAttention):
         b_k, b_q, b_v = self.in_proj.bias.split(self.d_model)
         return F.linear(query, w_q, b_q), F.linear(key, w_k, b_k), F.linear(value, w_v, b_v)
 """, {"ko": "편향도 같은 순서로", "en": "split the biases in the same order"}),
+        ("the biases fixed, the weights not", """
+class PortedMHA(MultiHeadAttention):
+    def project(self, query, key, value):
+        w_k, w_q, w_v = self.in_proj.weight.split(self.d_model)
+        b_q, b_k, b_v = self.in_proj.bias.split(self.d_model)
+        return F.linear(query, w_q, b_q), F.linear(key, w_k, b_k), F.linear(value, w_v, b_v)
+""", {"ko": "가중치도 같은 순서로", "en": "split the weights in the same order"}),
         ("@ without transpose", """
 class PortedMHA(MultiHeadAttention):
     def project(self, query, key, value):
@@ -419,12 +460,50 @@ class PortedMHA(MultiHeadAttention):
         b_q, b_k, b_v = self.in_proj.bias.split(self.d_model)
         return query @ w_q + b_q, key @ w_k + b_k, value @ w_v + b_v
 """, {"ko": "w.T를 써야", "en": "needs w.T"}),
+        ("query projected three times (self-attention only)", """
+class PortedMHA(MultiHeadAttention):
+    def project(self, query, key, value):
+        q, k, v = self.in_proj(query).chunk(3, dim=-1)
+        return q, k, v
+""", {"ko": "각자 자기 입력을", "en": "project each from its own input"}),
+        ("keys from value", """
+class PortedMHA(MultiHeadAttention):
+    def project(self, query, key, value):
+        w_q, w_k, w_v = self.in_proj.weight.split(self.d_model)
+        b_q, b_k, b_v = self.in_proj.bias.split(self.d_model)
+        return F.linear(query, w_q, b_q), F.linear(value, w_k, b_k), F.linear(key, w_v, b_v)
+""", {"ko": "키를 value에서", "en": "keys are projected from value"}),
+        ("values with W_K", """
+class PortedMHA(MultiHeadAttention):
+    def project(self, query, key, value):
+        w_q, w_k, w_v = self.in_proj.weight.split(self.d_model)
+        b_q, b_k, b_v = self.in_proj.bias.split(self.d_model)
+        return F.linear(query, w_q, b_q), F.linear(key, w_k, b_k), F.linear(value, w_k, b_k)
+""", {"ko": "셋째 조각 W_V", "en": "the third slice, W_V"}),
+        ("max_diff redefined to always agree, template kept", """
+def max_diff(*args, **kwargs):
+    return 0.0
+
+class PortedMHA(MultiHeadAttention):
+    def project(self, query, key, value):
+        C = self.d_model
+        w_k, w_q, w_v = self.in_proj.weight.split(C)
+        b_k, b_q, b_v = self.in_proj.bias.split(C)
+        return (F.linear(query, w_q, b_q), F.linear(key, w_k, b_k), F.linear(value, w_v, b_v))
+""", {"ko": "서로의 조각으로", "en": "each other's slices"}),
     ]},
-    ("06", "ch06-ex-padding"): {"needs": MHA + (CHECK,), "setup": "mha = MultiHeadAttention(8, 2)", "answers": [
+    ("06", "ch06-ex-padding"): {"needs": MHA + (CHECK,), "answers": [
         ("right", """
 def padding_mask_from_lengths(lengths, T_k):
     return (torch.arange(T_k) < lengths[:, None])[:, None, None, :]
 """, None),
+        ("right, with unsqueeze", """
+def padding_mask_from_lengths(lengths, T_k):
+    idx = torch.arange(T_k).unsqueeze(0)
+    keep = idx < lengths.unsqueeze(1)
+    return keep.unsqueeze(1).unsqueeze(2)
+""", None),
+        ("the template, unanswered", "def padding_mask_from_lengths(lengths, T_k):\n    ...\n", NO_ANSWER),
         ("True = padding", """
 def padding_mask_from_lengths(lengths, T_k):
     return (torch.arange(T_k) >= lengths[:, None])[:, None, None, :]
@@ -437,6 +516,10 @@ def padding_mask_from_lengths(lengths, T_k):
 def padding_mask_from_lengths(lengths, T_k):
     return torch.arange(T_k) < lengths[:, None]
 """, {"ko": "(3, 1, 1, 5)이어야 하는데 (3, 5)", "en": "expected shape (3, 1, 1, 5), got (3, 5)"}),
+        ("one axis short", """
+def padding_mask_from_lengths(lengths, T_k):
+    return (torch.arange(T_k) < lengths[:, None]).unsqueeze(1)
+""", {"ko": "(3, 1, 1, 5)이어야 하는데 (3, 1, 5)", "en": "expected shape (3, 1, 1, 5), got (3, 1, 5)"}),
         ("a float mask", """
 def padding_mask_from_lengths(lengths, T_k):
     return (torch.arange(T_k) < lengths[:, None]).float()[:, None, None, :]
@@ -445,6 +528,15 @@ def padding_mask_from_lengths(lengths, T_k):
 def padding_mask_from_lengths(lengths, T_k):
     return (torch.arange(T_k) <= lengths[:, None])[:, None, None, :]
 """, {"ko": "<=가 아니라 <로", "en": "compare with <, not <="}),
+        ("lengths without an axis", """
+def padding_mask_from_lengths(lengths, T_k):
+    return (torch.arange(T_k) < lengths)[:, None, None, :]
+""", {"ko": "lengths에 축을 하나", "en": "give lengths an axis"}),
+        ("the longest length instead of T_k", """
+def padding_mask_from_lengths(lengths, T_k):
+    T = int(lengths.max())
+    return (torch.arange(T) < lengths[:, None])[:, None, None, :]
+""", {"ko": "(2, 1, 1, 6)이어야 하는데 (2, 1, 1, 4)", "en": "expected shape (2, 1, 1, 6), got (2, 1, 1, 4)"}),
     ]},
     ("07", "ch07-ex-memory"): {"needs": (CHECK,), "answers": [
         ("right", "answer_mib = 1024", None),
@@ -496,9 +588,9 @@ def expand_kv(t, n_rep):
     ("08", "ch08-ex-kv-memory"): {"needs": ("def kv_cache_bytes(", CHECK), "answers": [
         ("right", "answer_mib = 2 * 24 * 8192 * 4 * 128 * 2 / 2**20\nanswer_ratio = 4.0", None),
         ("the ratio upside down", "answer_mib = 2 * 24 * 8192 * 4 * 128 * 2 / 2**20\nanswer_ratio = 0.25",
-         {"ko": "틀린 칸: answer_ratio (맞은 칸: answer_mib)", "en": "not yet: answer_ratio (answer_mib: right)"}),
+         {"ko": "다시 볼 답: answer_ratio(맞은 답: answer_mib)", "en": "to look at again: answer_ratio (right: answer_mib)"}),
     ]},
-    ("09", "ch09-ex-halves"): {"needs": (CHECK,), "setup": LLAMA_ROPE, "answers": [
+    ("09", "ch09-ex-halves"): {"needs": (CHECK,), "answers": [
         ("right", """
 def apply_rope(x, cos, sin):
     cos, sin = cos[:, None], sin[:, None]
@@ -511,6 +603,14 @@ def apply_rope(x, cos, sin):
     turned = torch.cat([-x[..., half:], x[..., :half]], dim=-1)
     return x * cos.unsqueeze(1) + turned * sin.unsqueeze(1)
 """, None),
+        ("right, pair by pair with half the angles", """
+def apply_rope(x, cos, sin):
+    d = x.shape[-1] // 2
+    c = cos[:, None, :, :d]
+    s = sin[:, None, :, :d]
+    a, b = x[..., :d], x[..., d:]
+    return torch.cat([a * c - b * s, b * c + a * s], -1)
+""", None),
         ("the template, unanswered", "def apply_rope(x, cos, sin):\n    ...\n", NO_ANSWER),
         ("turned the wrong way", """
 def apply_rope(x, cos, sin):
@@ -522,11 +622,45 @@ def apply_rope(x, cos, sin):
     turned = torch.stack([-x[..., 1::2], x[..., 0::2]], dim=-1).flatten(-2)
     return x * cos[:, None] + turned * sin[:, None]
 """, {"ko": "이웃한 특징", "en": "pairs neighbouring features"}),
-        ("no head axis (B = H broadcasts silently)", """
+        ("no head axis", """
 def apply_rope(x, cos, sin):
     x1, x2 = x.chunk(2, dim=-1)
     return x * cos + torch.cat([-x2, x1], dim=-1) * sin
 """, {"ko": "헤드 축을 넣어", "en": "give cos and sin a head axis"}),
+        ("the head axis put at dim=2", """
+def apply_rope(x, cos, sin):
+    cos = cos.unsqueeze(2)
+    sin = sin.unsqueeze(2)
+    x1, x2 = x.chunk(2, dim=-1)
+    return x * cos + torch.cat((-x2, x1), dim=-1) * sin
+""", {"ko": "헤드 축 자리(dim=1)", "en": "where the heads are (dim=1)"}),
+        ("cos and sin swapped", """
+def apply_rope(x, cos, sin):
+    cos, sin = cos[:, None], sin[:, None]
+    x1, x2 = x.chunk(2, dim=-1)
+    return x * sin + torch.cat([-x2, x1], dim=-1) * cos
+""", {"ko": "cos와 sin이 바뀌었습니다", "en": "cos and sin are swapped"}),
+        ("the minus forgotten", """
+def apply_rope(x, cos, sin):
+    x1, x2 = x.chunk(2, dim=-1)
+    return x * cos[:, None] + torch.cat([x2, x1], dim=-1) * sin[:, None]
+""", {"ko": "부호가 빠졌습니다", "en": "a sign is missing"}),
+        ("minus sin", """
+def apply_rope(x, cos, sin):
+    x1, x2 = x.chunk(2, dim=-1)
+    rot = torch.cat([-x2, x1], dim=-1)
+    return x * cos[:, None] - rot * sin[:, None]
+""", {"ko": "반대 방향으로", "en": "turns the wrong way"}),
+        ("only cos", "def apply_rope(x, cos, sin):\n    return x * cos[:, None]\n",
+         {"ko": "sin의 항이 빠졌습니다", "en": "the sin term is missing"}),
+        ("rotate_half redefined wrongly, then used", """
+def rotate_half(x):
+    x1, x2 = x.chunk(2, dim=-1)
+    return torch.cat([x2, -x1], dim=-1)
+
+def apply_rope(x, cos, sin):
+    return x * cos[:, None] + rotate_half(x) * sin[:, None]
+""", {"ko": "반대 방향으로", "en": "turns the wrong way"}),
     ]},
     ("09", "ch09-ex-positions"): {"needs": (CHECK,), "answers": [
         ("right", """
@@ -534,13 +668,39 @@ def positions_for(real, T_new):
     return (real.cumsum(dim=-1) - 1).clamp(min=0)[:, -T_new:]
 """, None),
         ("right, padding left at -1", "def positions_for(real, T_new):\n    return (real.cumsum(-1) - 1)[:, -T_new:]\n", None),
+        ("right, from the number of pads", """
+def positions_for(real, T_new):
+    pads = (~real).sum(dim=1, keepdim=True)
+    pos = torch.arange(real.shape[1]) - pads
+    return pos[:, real.shape[1] - T_new:]
+""", None),
         ("the template, unanswered", "def positions_for(real, T_new):\n    ...\n", NO_ANSWER),
         ("by column, padding counted", """
 def positions_for(real, T_new):
     return torch.arange(real.size(1)).expand(real.shape)[:, -T_new:]
-""", {"ko": "열 번호", "en": "its column"}),
+""", {"ko": "열 번호", "en": "the column"}),
         ("off by one", "def positions_for(real, T_new):\n    return real.cumsum(-1)[:, -T_new:]\n",
-         {"ko": "위치가 1씩 밀렸습니다", "en": "off by one"}),
+         {"ko": "하나씩 밀렸습니다", "en": "off by one"}),
+        ("float positions", """
+def positions_for(real, T_new):
+    pos = torch.cumsum(real.float(), dim=1) - 1
+    return pos[:, -T_new:]
+""", {"ko": "정수여야 하는데 torch.float32", "en": "must be integers, got torch.float32"}),
+        ("the first T_new", "def positions_for(real, T_new):\n    return (real.cumsum(-1) - 1)[:, :T_new]\n",
+         {"ko": "처음 T_new개를", "en": "the first T_new"}),
+        ("cumsum along the batch", "def positions_for(real, T_new):\n    return (real.cumsum(0) - 1)[:, -T_new:]\n",
+         {"ko": "배치 축(dim=0)", "en": "along the batch axis"}),
+        ("sum instead of cumsum", "def positions_for(real, T_new):\n    return real.sum(-1, keepdim=True) - 1\n",
+         {"ko": "행마다 숫자 하나만", "en": "one number per row"}),
+        ("the new tokens from 0", """
+def positions_for(real, T_new):
+    B = real.shape[0]
+    return torch.arange(T_new).repeat(B, 1)
+""", {"ko": "새 토큰을 0부터", "en": "new tokens from 0"}),
+        ("the pads counted", "def positions_for(real, T_new):\n    return (~real).cumsum(-1)[:, -T_new:]\n",
+         {"ko": "패딩을 셌습니다", "en": "counts the padding"}),
+        ("a list returned", "def positions_for(real, T_new):\n    return (real.cumsum(-1) - 1)[:, -T_new:].tolist()\n",
+         {"ko": "텐서로 돌려주어야", "en": "as a tensor"}),
     ]},
     ("09", "ch09-ex-prefill"): {"needs": ROTARY + (CHECK,), "answers": [
         ("right", """
@@ -551,12 +711,17 @@ def prefill(layer, x, lengths):
     cache = KVCache()
     return layer(x, mask=real[:, None, None, :] & causal_mask(T, T), positions=positions, cache=cache), cache
 """, None),
-        ("right, positions by column (RoPE sees distances only)", """
+        ("right, written out with tril", """
 def prefill(layer, x, lengths):
-    B, T, _ = x.shape
-    real = torch.arange(T) >= (T - lengths)[:, None]
+    B, T, C = x.shape
+    pad = T - lengths
+    real = torch.arange(T).unsqueeze(0) >= pad.unsqueeze(1)
+    pos = torch.cumsum(real.long(), dim=1) - 1
+    causal = torch.tril(torch.ones(T, T)).bool()
+    mask = causal.unsqueeze(0).unsqueeze(0) & real.unsqueeze(1).unsqueeze(2)
     cache = KVCache()
-    return layer(x, mask=real[:, None, None, :] & causal_mask(T, T), cache=cache), cache
+    out = layer(x, mask=mask, positions=pos, cache=cache)
+    return out, cache
 """, None),
         ("the template, unanswered", "def prefill(layer, x, lengths):\n    ...\n", NO_ANSWER),
         ("no padding mask", """
@@ -574,6 +739,77 @@ def prefill(layer, x, lengths):
     mask = real[:, None, None, :] & causal_mask(T, T)
     return layer(x, mask=mask, positions=(real.cumsum(-1) - 1).clamp(min=0), cache=cache), cache
 """, {"ko": "오른쪽 패딩", "en": "right padding"}),
+        ("positions off by one (cumsum without - 1)", """
+def prefill(layer, x, lengths):
+    B, T, _ = x.shape
+    real = torch.arange(T) >= (T - lengths)[:, None]
+    pos = real.cumsum(dim=-1)
+    cache = KVCache()
+    out = layer(x, mask=real[:, None, None, :] & causal_mask(T, T), positions=pos, cache=cache)
+    return out, cache
+""", {"ko": "한 자리씩 밀려", "en": "one place too far"}),
+        ("positions by column", """
+def prefill(layer, x, lengths):
+    B, T, _ = x.shape
+    real = torch.arange(T) >= (T - lengths)[:, None]
+    cache = KVCache()
+    return layer(x, mask=real[:, None, None, :] & causal_mask(T, T), cache=cache), cache
+""", {"ko": "열 번호로 세어", "en": "the positions are columns"}),
+        ("padding on the query axis", """
+def prefill(layer, x, lengths):
+    B, T, _ = x.shape
+    real = torch.arange(T) >= (T - lengths)[:, None]
+    mask = real[:, None, :, None] & causal_mask(T, T)
+    cache = KVCache()
+    return layer(x, mask=mask, positions=(real.cumsum(-1) - 1).clamp(min=0), cache=cache), cache
+""", {"ko": "쿼리 축에", "en": "on the query axis"}),
+        ("the causal part forgotten", """
+def prefill(layer, x, lengths):
+    B, T, _ = x.shape
+    real = torch.arange(T) >= (T - lengths)[:, None]
+    cache = KVCache()
+    return layer(x, mask=real[:, None, None, :], positions=(real.cumsum(-1) - 1).clamp(min=0), cache=cache), cache
+""", {"ko": "인과 마스크가 빠졌습니다", "en": "the causal part is missing"}),
+        ("> instead of >=", """
+def prefill(layer, x, lengths):
+    B, T, _ = x.shape
+    real = torch.arange(T) > (T - lengths)[:, None]
+    cache = KVCache()
+    return layer(x, mask=real[:, None, None, :] & causal_mask(T, T), positions=(real.cumsum(-1) - 1).clamp(min=0), cache=cache), cache
+""", {"ko": "하나 모자랍니다", "en": "miss one"}),
+        ("no head axis in the mask", """
+def prefill(layer, x, lengths):
+    B, T, _ = x.shape
+    real = torch.arange(T) >= (T - lengths)[:, None]
+    cache = KVCache()
+    return layer(x, mask=real[:, None, :] & causal_mask(T, T), positions=(real.cumsum(-1) - 1).clamp(min=0), cache=cache), cache
+""", {"ko": "브로드캐스팅되지 않습니다", "en": "does not broadcast"}),
+        ("the cache not passed to the layer", """
+def prefill(layer, x, lengths):
+    B, T, _ = x.shape
+    real = torch.arange(T) >= (T - lengths)[:, None]
+    out = layer(x, mask=real[:, None, None, :] & causal_mask(T, T), positions=(real.cumsum(-1) - 1).clamp(min=0))
+    return out, KVCache()
+""", {"ko": "캐시가 비었거나", "en": "the cache returned is empty"}),
+        ("causal_mask redefined wrongly (all True), then used", """
+def causal_mask(T_q, T_k):
+    return torch.ones(T_q, T_k, dtype=torch.bool)
+
+def prefill(layer, x, lengths):
+    B, T, _ = x.shape
+    real = torch.arange(T) >= (T - lengths)[:, None]
+    cache = KVCache()
+    return layer(x, mask=real[:, None, None, :] & causal_mask(T, T), positions=(real.cumsum(-1) - 1).clamp(min=0), cache=cache), cache
+""", {"ko": "인과 마스크가 빠졌습니다", "en": "the causal part is missing"}),
+        ("KVCache redefined to keep the keys unrotated... as the layer gives them, but positions by column", """
+def prefill(layer, x, lengths):
+    T = x.shape[1]
+    keep = torch.arange(T)[None, :] >= (T - lengths[:, None])
+    cache = KVCache()
+    pos = torch.arange(T).repeat(x.shape[0], 1)
+    out = layer(x, mask=keep[:, None, None, :] & causal_mask(T, T), positions=pos, cache=cache)
+    return out, cache
+""", {"ko": "열 번호로 세어", "en": "the positions are columns"}),
     ]},
     ("09", "ch09-ex-cache-bytes"): {"needs": (CHECK,), "answers": [
         ("right", "answer_gqa_mib = 1024\nanswer_repeated_mib = 4096", None),
@@ -582,8 +818,8 @@ def prefill(layer, x, lengths):
          {"ko": "키와 밸류 두 가지를 모두", "en": "count both keys and values"}),
         ("float32's 4 bytes", "answer_gqa_mib = 2048\nanswer_repeated_mib = 8192", {"ko": "bfloat16은", "en": "bfloat16 takes"}),
         ("query heads in the cache", "answer_gqa_mib = 4096\nanswer_repeated_mib = 4096",
-         {"ko": "틀린 칸: answer_gqa_mib (맞은 칸: answer_repeated_mib)",
-          "en": "not yet: answer_gqa_mib (answer_repeated_mib: right)"}),
+         {"ko": "다시 볼 답: answer_gqa_mib(맞은 답: answer_repeated_mib)",
+          "en": "to look at again: answer_gqa_mib (right: answer_repeated_mib)"}),
     ]},
     ("09", "ch09-ex-rolling"): {"needs": ROTARY + ("def window_mask(", CHECK), "answers": [
         ("right", """
@@ -624,10 +860,50 @@ class WindowCache(KVCache):
         k_all, v_all = super().append(k, v)
         self.k, self.v = k_all[:, :, -self.window:], v_all[:, :, -self.window:]
         return self.k, self.v
+""", {"ko": "자르기 전의 키와 밸류를 모두", "en": "before the cut"}),
+        ("cut along the heads", """
+class WindowCache(KVCache):
+    def __init__(self, window):
+        super().__init__()
+        self.window = window
+
+    def append(self, k, v):
+        k_all, v_all = super().append(k, v)
+        self.k, self.v = k_all[:, -self.window:], v_all[:, -self.window:]
+        return k_all, v_all
+""", {"ko": "토큰 축(dim=2)에 키가 w개보다 많이", "en": "more than w keys along the time axis (dim=2)"}),
+        ("its own append, seen not counted", """
+class WindowCache(KVCache):
+    def __init__(self, window):
+        super().__init__()
+        self.window = window
+
+    def append(self, k, v):
+        if self.k is None:
+            k_all, v_all = k, v
+        else:
+            k_all = torch.cat([self.k, k], dim=2)
+            v_all = torch.cat([self.v, v], dim=2)
+        self.k, self.v = k_all[:, :, -self.window:], v_all[:, :, -self.window:]
+        return k_all, v_all
+""", {"ko": "seen이", "en": "seen is"}),
+        ("window_mask redefined (no band), cut right", """
+def window_mask(T_q, T_k, w):
+    return torch.ones(T_q, T_k, dtype=torch.bool).tril(T_k - T_q)
+
+class WindowCache(KVCache):
+    def __init__(self, window):
+        super().__init__()
+        self.window = window
+
+    def append(self, k, v):
+        k_all, v_all = super().append(k, v)
+        self.k, self.v = k_all[:, :, :self.window], v_all[:, :, :self.window]
+        return k_all, v_all
 """, {"ko": "가장 최근의 w개", "en": "the w most recent ones"}),
     ]},
     ("06", "ch06-ex-dropout"): {"needs": MHA + (CHECK,), "answers": [
-            ("the book's solution", """
+        ("the book's solution", """
 class DropoutAttend(MultiHeadAttention):
     def attend(self, q, k, v, mask):
         scores = q @ k.transpose(-2, -1) / math.sqrt(q.size(-1))
@@ -636,7 +912,7 @@ class DropoutAttend(MultiHeadAttention):
         weights = F.dropout(torch.softmax(scores, dim=-1), p=self.dropout, training=self.training)
         return weights @ v, weights
 """, None),
-            ("nn.Dropout, which follows the module's mode", """
+        ("nn.Dropout, which follows the module's mode", """
 class DropoutAttend(MultiHeadAttention):
     def attend(self, q, k, v, mask):
         scores = q @ k.transpose(-2, -1) / math.sqrt(q.size(-1))
@@ -647,7 +923,18 @@ class DropoutAttend(MultiHeadAttention):
         weights = self.drop(torch.softmax(scores, dim=-1))
         return weights @ v, weights
 """, None),
-            ("the template: dropout in evaluation mode too", """
+        ("an if on self.training", """
+class DropoutAttend(MultiHeadAttention):
+    def attend(self, q, k, v, mask):
+        scores = q @ k.transpose(-2, -1) / math.sqrt(q.size(-1))
+        if mask is not None:
+            scores = scores.masked_fill(~mask, float("-inf"))
+        weights = torch.softmax(scores, dim=-1)
+        if self.training:
+            weights = F.dropout(weights, p=self.dropout)
+        return weights @ v, weights
+""", None),
+        ("the template: dropout in evaluation mode too", """
 class DropoutAttend(MultiHeadAttention):
     def attend(self, q, k, v, mask):
         scores = q @ k.transpose(-2, -1) / math.sqrt(q.size(-1))
@@ -655,8 +942,17 @@ class DropoutAttend(MultiHeadAttention):
             scores = scores.masked_fill(~mask, float("-inf"))
         weights = F.dropout(torch.softmax(scores, dim=-1), p=self.dropout)
         return weights @ v, weights
-""", {"ko": "self.training", "en": "self.training"}),
-            ("dropout on the output instead of the weights", """
+""", {"ko": "평가 모드(eval())에서도 여전히", "en": "in evaluation mode (eval()) it still drops"}),
+        ("a new nn.Dropout in every call (always in training mode)", """
+class DropoutAttend(MultiHeadAttention):
+    def attend(self, q, k, v, mask):
+        scores = q @ k.transpose(-2, -1) / math.sqrt(q.size(-1))
+        if mask is not None:
+            scores = scores.masked_fill(~mask, float("-inf"))
+        weights = nn.Dropout(self.dropout)(torch.softmax(scores, dim=-1))
+        return weights @ v, weights
+""", {"ko": "평가 모드(eval())에서도 여전히", "en": "in evaluation mode (eval()) it still drops"}),
+        ("dropout on the output instead of the weights", """
 class DropoutAttend(MultiHeadAttention):
     def attend(self, q, k, v, mask):
         scores = q @ k.transpose(-2, -1) / math.sqrt(q.size(-1))
@@ -665,7 +961,17 @@ class DropoutAttend(MultiHeadAttention):
         weights = torch.softmax(scores, dim=-1)
         return F.dropout(weights @ v, p=self.dropout, training=self.training), weights
 """, {"ko": "가중치가 아닌 곳에", "en": "something other than the weights"}),
-            ("dropout removed", """
+        ("dropout on the scores, before the softmax", """
+class DropoutAttend(MultiHeadAttention):
+    def attend(self, q, k, v, mask):
+        scores = q @ k.transpose(-2, -1) / math.sqrt(q.size(-1))
+        scores = F.dropout(scores, p=self.dropout, training=self.training)
+        if mask is not None:
+            scores = scores.masked_fill(~mask, float("-inf"))
+        weights = torch.softmax(scores, dim=-1)
+        return weights @ v, weights
+""", {"ko": "가중치가 아닌 곳에", "en": "something other than the weights"}),
+        ("dropout removed", """
 class DropoutAttend(MultiHeadAttention):
     def attend(self, q, k, v, mask):
         scores = q @ k.transpose(-2, -1) / math.sqrt(q.size(-1))
@@ -674,9 +980,452 @@ class DropoutAttend(MultiHeadAttention):
         weights = torch.softmax(scores, dim=-1)
         return weights @ v, weights
 """, {"ko": "드롭아웃은 그대로 두고", "en": "keep the dropout"}),
-        ],
-    },
+        ("a fixed probability", """
+class DropoutAttend(MultiHeadAttention):
+    def attend(self, q, k, v, mask):
+        scores = q @ k.transpose(-2, -1) / math.sqrt(q.size(-1))
+        if mask is not None:
+            scores = scores.masked_fill(~mask, float("-inf"))
+        weights = F.dropout(torch.softmax(scores, dim=-1), p=0.1, training=self.training)
+        return weights @ v, weights
+""", {"ko": "self.dropout을 쓰세요", "en": "use the one the constructor got, self.dropout"}),
+        ("max_diff redefined to always agree, template kept", """
+def max_diff(*args, **kwargs):
+    return 0.0
+
+class DropoutAttend(MultiHeadAttention):
+    def attend(self, q, k, v, mask):
+        scores = q @ k.transpose(-2, -1) / math.sqrt(q.size(-1))
+        if mask is not None:
+            scores = scores.masked_fill(~mask, float("-inf"))
+        weights = F.dropout(torch.softmax(scores, dim=-1), p=self.dropout)
+        return weights @ v, weights
+""", {"ko": "평가 모드(eval())에서도 여전히", "en": "in evaluation mode (eval()) it still drops"}),
+    ]},
 }
+
+# More wrong answers, written as learners write them (one line each where they would), with the words of the
+# message aimed at each mistake; some redefine a helper of the chapter first, which the check must not trust.
+EXTRA = {
+    ("01", "ch01-ex-shape"): [
+        ("the weights' shape", "answer_shape = (4, 6)", {"ko": "@ V 전의 가중치", "en": "the weights' shape, before @ V"}),
+        ("the query width", "answer_shape = (4, 2)", {"ko": "쿼리와 키의 차원", "en": "the width of queries and keys"}),
+        ("V's shape", "answer_shape = (6, 5)", {"ko": "V의 모양", "en": "that is V's shape"}),
+        ("a list", "answer_shape = [4, 5]", None),
+    ],
+    ("01", "ch01-ex-axis"): [
+        ("K not transposed", "def attend(Q, K, V):\n    return torch.softmax(Q @ K, dim=-1) @ V\n",
+         {"ko": "어느 쪽을 전치", "en": "Which one needs a transpose"}),
+        ("softmax after @ V", "def attend(Q, K, V):\n    return torch.softmax(Q @ K.T @ V, dim=1)\n",
+         {"ko": "밸류를 섞기 전의 점수", "en": "before the values are mixed"}),
+        ("divided by the sum", """
+def attend(Q, K, V):
+    s = Q @ K.T
+    return (s / s.sum(dim=1, keepdim=True)) @ V
+""", {"ko": "합으로 나누기만", "en": "dividing by the sum"}),
+        ("soft_lookup redefined wrongly, then the template", """
+def soft_lookup(q, K, V, beta=1.0):
+    w = torch.softmax(K @ q, dim=0)
+    return w, w @ V
+def attend(Q, K, V):
+    return torch.softmax(Q @ K.T, dim=0) @ V
+""", {"ko": "dim=0, 곧 쿼리 축을 따라", "en": "along dim=0, the query axis"}),
+    ],
+    ("01", "ch01-ex-many"): [
+        ("beta after the softmax", """
+def soft_lookup_many(Q, K, V, beta=1.0):
+    w = beta * torch.softmax(Q @ K.T, dim=-1)
+    return w, w @ V
+""", {"ko": "소프트맥스 뒤에", "en": "after the softmax"}),
+        ("divided by beta", """
+def soft_lookup_many(Q, K, V, beta=1.0):
+    w = torch.softmax(Q @ K.T / beta, dim=-1)
+    return w, w @ V
+""", {"ko": "beta로 나눴습니다", "en": "divided by beta"}),
+        ("the pair the other way round", """
+def soft_lookup_many(Q, K, V, beta=1.0):
+    w = torch.softmax(beta * Q @ K.T, dim=-1)
+    return w @ V, w
+""", {"ko": "순서가 바뀌었습니다", "en": "the order is swapped"}),
+        ("soft_lookup redefined without beta, beta left out", """
+def soft_lookup(q, K, V, beta=1.0):
+    w = torch.softmax(K @ q, dim=0)
+    return w, w @ V
+def soft_lookup_many(Q, K, V, beta=1.0):
+    w = torch.softmax(Q @ K.T, dim=-1)
+    return w, w @ V
+""", {"ko": "beta가 빠졌습니다", "en": "beta is missing"}),
+    ],
+    ("02", "ch02-ex-shape"): [
+        ("the input width kept", "answer_weight_shape = (3, 6)\nanswer_out_shape = (2, 5, 6)",
+         {"ko": "마지막 축만 입력 6에서 출력 3으로", "en": "changes only the last axis"}),
+        ("the batch dropped", "answer_weight_shape = (3, 6)\nanswer_out_shape = (5, 3)",
+         {"ko": "배치 축 2도", "en": "the batch axis 2 stays"}),
+        ("(in, out) and tokens dropped", "answer_weight_shape = (6, 3)\nanswer_out_shape = (2, 3)",
+         {"ko": "(출력, 입력) = (3, 6)", "en": "(out, in) = (3, 6)"}),
+        ("a bias-like weight", "answer_weight_shape = (3,)\nanswer_out_shape = (2, 5, 3)",
+         {"ko": "weight는 행렬입니다", "en": "weight is a matrix"}),
+    ],
+    ("02", "ch02-ex-transpose"): [
+        ("weight in front", "def my_linear(x, layer):\n    return layer.weight @ x\n",
+         {"ko": "입력 축끼리 만나려면", "en": "For the two in axes to meet"}),
+        ("a bias added that is None", "def my_linear(x, layer):\n    return x @ layer.weight.T + layer.bias\n",
+         {"ko": "layer.bias가 None", "en": "layer.bias is None"}),
+        ("right, with matmul and mT", "def my_linear(x, layer):\n    return torch.matmul(x, layer.weight.mT)\n", None),
+        ("transposed the input instead", "def my_linear(x, layer):\n    return (layer.weight @ x.transpose(-2, -1))\n",
+         {"ko": "모양이", "en": "expected shape"}),
+    ],
+    ("02", "ch02-ex-queries"): [
+        ("the token numbers", "def queries_for(tokens):\n    return torch.tensor([vocab[t] for t in tokens])\n",
+         {"ko": "토큰의 번호입니다", "en": "these are the token numbers"}),
+        ("W_Q.weight without transpose", """
+def queries_for(tokens):
+    ids = torch.tensor([vocab[t] for t in tokens])
+    return table[ids] @ W_Q.weight
+""", {"ko": "전치 없이", "en": "without a transpose"}),
+        ("a list of rows", "def queries_for(tokens):\n    return [W_Q(table[vocab[t]]) for t in tokens]\n",
+         {"ko": "텐서", "en": "must be a tensor"}),
+        ("Q redefined, then rows of it", """
+Q = torch.zeros(3, 3, 4)
+def queries_for(tokens):
+    return table[torch.tensor([vocab[t] for t in tokens])]
+""", {"ko": "임베딩까지 왔습니다", "en": "these are the embeddings"}),
+    ],
+    ("03", "ch03-ex-pieces"): [
+        ("swapped", "answer_chunk = [4, 4, 4, 2]\nanswer_split = [5, 5, 4]", {"ko": "두 답이 바뀌었습니다", "en": "the two answers are swapped"}),
+        ("the short piece first", "answer_chunk = [4, 5, 5]\nanswer_split = [4, 4, 4, 2]", {"ko": "짧은 조각이 맨 끝", "en": "the short one comes last"}),
+        ("split without the rest", "answer_chunk = [5, 5, 4]\nanswer_split = [4, 4, 4]", {"ko": "남은 2", "en": "the 2 left over"}),
+        ("tuples", "answer_chunk = (5, 5, 4)\nanswer_split = (4, 4, 4, 2)", None),
+        ("three equal chunks", "answer_chunk = [5, 5, 5]\nanswer_split = [4, 4, 4, 2]", {"ko": "15는 14보다", "en": "15 is more than 14"}),
+    ],
+    ("03", "ch03-ex-sections"): [
+        ("split by d_k", "def split_qkv(qkv, d_k, d_v):\n    q, k, v = qkv.split(d_k, dim=-1)\n    return q, k, v\n",
+         {"ko": "q, k, v로 풀 수 없습니다", "en": "do not unpack into q, k, v"}),
+        ("along the wrong axis", "def split_qkv(qkv, d_k, d_v):\n    return torch.split(qkv, [d_k, d_k, d_v], dim=1)\n",
+         {"ko": "마지막 축(dim=-1)을 따라", "en": "cut along the last axis (dim=-1)"}),
+        ("a cut point off by d_v", "def split_qkv(qkv, d_k, d_v):\n    return qkv[..., :d_k], qkv[..., d_k:d_k + d_v], qkv[..., d_k + d_v:]\n",
+         {"ko": "순서는 쿼리, 키, 밸류", "en": "in the order query, key, value"}),
+    ],
+    ("04", "ch04-ex-stride"): [
+        ("before the transpose", "answer_shape = (2, 5, 3, 4)\nanswer_stride = (60, 12, 4, 1)",
+         {"ko": "transpose 전의 스트라이드", "en": "the strides before the transpose"}),
+        ("in bytes", "answer_shape = (2, 3, 5, 4)\nanswer_stride = (240, 16, 48, 4)",
+         {"ko": "바이트가 아니라 원소", "en": "count elements, not bytes"}),
+        ("the contiguous strides, with a fresh-tensor mind", "answer_shape = (2, 3, 5, 4)\nanswer_stride = (60, 20, 4, 1)",
+         {"ko": "연속 텐서의 스트라이드", "en": "a fresh contiguous"}),
+        ("written backwards", "answer_shape = (2, 3, 5, 4)\nanswer_stride = (1, 12, 4, 60)",
+         {"ko": "같은 축 순서로", "en": "the same axis order"}),
+    ],
+    ("04", "ch04-ex-merge"): [
+        ("heads and features in the wrong order", "def join_heads(h):\n    B, H, T, D = h.shape\n    return h.permute(0, 2, 3, 1).reshape(B, T, H * D)\n",
+         {"ko": "(D, H) 순서로", "en": "(D, H) order"}),
+        ("the wrong axes swapped", "def join_heads(h):\n    B, H, T, D = h.shape\n    return h.transpose(2, 3).reshape(B, T, H * D)\n",
+         {"ko": "옮긴 축이 다릅니다", "en": "the wrong axes were moved"}),
+        ("kept the head axis", "def join_heads(h):\n    return h.transpose(1, 2)\n",
+         {"ko": "모양이", "en": "expected shape"}),
+        ("right, with flatten", "def join_heads(h):\n    return h.transpose(1, 2).flatten(2)\n", None),
+    ],
+    ("04", "ch04-ex-qkv"): [
+        ("split_heads redefined without transpose, then used", """
+def split_heads(x, n_head):
+    B, T, C = x.shape
+    return x.reshape(B, n_head, T, C // n_head)
+def qkv_to_heads(qkv, n_head):
+    return [split_heads(t, n_head) for t in qkv.chunk(3, dim=-1)]
+""", {"ko": "토큰과 헤드가 섞입니다", "en": "mixes tokens and heads"}),
+    ],
+    ("05", "ch05-ex-shape"): [
+        ("the keys' width", "answer_w_shape = (2, 8, 3, 16)\nanswer_out_shape = (2, 8, 3, 10)",
+         {"ko": "키의 수 7", "en": "the number of keys, 7"}),
+        ("the mask's shape", "answer_w_shape = (2, 1, 1, 7)\nanswer_out_shape = (2, 8, 3, 10)",
+         {"ko": "마스크의 모양", "en": "the mask's shape"}),
+        ("the output as wide as a query", "answer_w_shape = (2, 8, 3, 7)\nanswer_out_shape = (2, 8, 3, 16)",
+         {"ko": "밸류의 차원 10", "en": "as wide as a value: 10"}),
+        ("the heads merged", "answer_w_shape = (2, 8, 3, 7)\nanswer_out_shape = (2, 3, 80)",
+         {"ko": "헤드를 합치지 않습니다", "en": "does not merge the heads"}),
+        ("attention redefined, answers from it", """
+def attention(q, k, v, mask=None):
+    return q, q
+answer_w_shape = (2, 8, 3, 16)
+answer_out_shape = (2, 8, 3, 16)
+""", {"ko": "키의 수 7", "en": "the number of keys, 7"}),
+    ],
+    ("05", "ch05-ex-scale"): [
+        ("no scaling", """
+def head_scores(q_flat, k_flat, H):
+    B, T, C = q_flat.shape
+    q = q_flat.view(B, T, H, C // H).transpose(1, 2)
+    k = k_flat.view(B, T, H, C // H).transpose(1, 2)
+    return q @ k.transpose(-2, -1)
+""", {"ko": "나누지 않았습니다", "en": "not divided"}),
+        ("divided by D", """
+def head_scores(q_flat, k_flat, H):
+    B, T, C = q_flat.shape
+    D = C // H
+    q = q_flat.view(B, T, H, D).transpose(1, 2)
+    k = k_flat.view(B, T, H, D).transpose(1, 2)
+    return q @ k.transpose(-2, -1) / D
+""", {"ko": "D로 나눴습니다", "en": "divided by D"}),
+        ("sqrt of H", """
+def head_scores(q_flat, k_flat, H):
+    B, T, C = q_flat.shape
+    q = q_flat.view(B, T, H, C // H).transpose(1, 2)
+    k = k_flat.view(B, T, H, C // H).transpose(1, 2)
+    return q @ k.transpose(-2, -1) / math.sqrt(H)
+""", {"ko": "헤드 수 H의 제곱근", "en": "the number of heads H"}),
+        ("keys not transposed", """
+def head_scores(q_flat, k_flat, H):
+    B, T, C = q_flat.shape
+    q = q_flat.view(B, T, H, C // H).transpose(1, 2)
+    k = k_flat.view(B, T, H, C // H).transpose(1, 2)
+    return q @ k / math.sqrt(C // H)
+""", {"ko": "키의 마지막 두 축을", "en": "swap the keys' last two axes"}),
+        ("right, with scaled_dot_product style math", """
+def head_scores(q_flat, k_flat, H):
+    B, T, C = q_flat.shape
+    d = C // H
+    q = q_flat.reshape(B, T, H, d).permute(0, 2, 1, 3)
+    k = k_flat.reshape(B, T, H, d).permute(0, 2, 3, 1)
+    return (q @ k) * d ** -0.5
+""", None),
+    ],
+    ("05", "ch05-ex-mask"): [
+        ("right, built with tril and unsqueeze", """
+def make_mask(lengths, T):
+    causal = torch.tril(torch.ones(T, T, dtype=torch.bool))
+    pad = torch.arange(T)[None, :] < lengths[:, None]
+    return causal[None, None] & pad[:, None, None, :]
+""", None),
+        ("lengths compared the other way", """
+def make_mask(lengths, T):
+    pad = lengths[:, None] > torch.arange(T)
+    return torch.ones(T, T, dtype=torch.bool).tril() & pad.unsqueeze(1).unsqueeze(1)
+""", None),
+        ("the causal part as triu", """
+def make_mask(lengths, T):
+    pad = torch.arange(T) < lengths[:, None]
+    return torch.ones(T, T, dtype=torch.bool).triu() & pad[:, None, None, :]
+""", {"ko": "위 삼각입니다", "en": "upper-triangular"}),
+    ],
+}
+EXTRA[("06", "ch06-ex-dropout")] = [
+    ("zeros returned as the weights (once passed: all of them 'erased')", """
+class DropoutAttend(MultiHeadAttention):
+    def attend(self, q, k, v, mask):
+        scores = q @ k.transpose(-2, -1) / math.sqrt(q.size(-1))
+        if mask is not None:
+            scores = scores.masked_fill(~mask, float("-inf"))
+        weights = F.dropout(torch.softmax(scores, dim=-1), p=self.dropout, training=self.training)
+        return weights @ v, weights.detach() * 0
+""", {"ko": "둘째 값은 쓴 가중치", "en": "must be the weights it used"}),
+    ("masked_fill dropped with the fix (once passed: no mask was tried)", """
+class DropoutAttend(MultiHeadAttention):
+    def attend(self, q, k, v, mask):
+        scores = q @ k.transpose(-2, -1) / math.sqrt(q.size(-1))
+        weights = F.dropout(torch.softmax(scores, dim=-1), p=self.dropout, training=self.training)
+        return weights @ v, weights
+""", {"ko": "마스크가 무시됩니다", "en": "the mask is ignored"}),
+]
+for key, answers in EXTRA.items():
+    CASES[key]["answers"] = CASES[key]["answers"] + answers
+
+EXTRA_78 = {
+    ("07", "ch07-ex-memory"): [
+        ("the template, unanswered", "answer_mib = None", NO_ANSWER),
+        ("MB, not MiB", "answer_mib = 4 * 8 * 4096 * 4096 * 2 / 1e6", {"ko": "MB입니다", "en": "gives MB"}),
+        ("GiB", "answer_mib = 4 * 8 * 4096 * 4096 * 2 / 1024**3", {"ko": "GiB입니다", "en": "that is GiB"}),
+        ("the heads forgotten", "answer_mib = 4 * 4096 * 4096 * 2 / 2**20", {"ko": "헤드 8개가", "en": "each of the 8 heads"}),
+        ("T, not T * T", "answer_mib = 4 * 8 * 4096 * 2 / 2**20", {"ko": "T × T개", "en": "T × T of them"}),
+        ("the batch forgotten", "answer_mib = 8 * 4096 ** 2 * 2 / 2 ** 20", {"ko": "시퀀스 4개를", "en": "all 4 sequences"}),
+        ("right, as a float", "answer_mib = 1024.0", None),
+    ],
+    ("07", "ch07-ex-rescale"): [
+        ("the sum not rescaled", """
+def attention_blocks(q, k, v, block):
+    m = torch.full(q.shape[:-1] + (1,), float("-inf"))
+    l = torch.zeros(q.shape[:-1] + (1,))
+    acc = torch.zeros(q.shape[:-1] + (v.size(-1),))
+    for i in range(0, k.size(-2), block):
+        s = q @ k[..., i:i + block, :].transpose(-2, -1) / math.sqrt(q.size(-1))
+        m_new = torch.maximum(m, s.amax(-1, keepdim=True))
+        p = torch.exp(s - m_new)
+        acc = acc * torch.exp(m - m_new) + p @ v[..., i:i + block, :]
+        l = l + p.sum(-1, keepdim=True)
+        m = m_new
+    return acc / l
+""", {"ko": "합 row_sum은 옛 최댓값", "en": "row_sum stays on the old one"}),
+        ("nothing rescaled", """
+def attention_blocks(q, k, v, block):
+    m = torch.full(q.shape[:-1] + (1,), float("-inf"))
+    l = torch.zeros(q.shape[:-1] + (1,))
+    acc = torch.zeros(q.shape[:-1] + (v.size(-1),))
+    for i in range(0, k.size(-2), block):
+        s = q @ k[..., i:i + block, :].transpose(-2, -1) / math.sqrt(q.size(-1))
+        m = torch.maximum(m, s.amax(-1, keepdim=True))
+        p = torch.exp(s - m)
+        acc = acc + p @ v[..., i:i + block, :]
+        l = l + p.sum(-1, keepdim=True)
+    return acc / l
+""", {"ko": "쌓아 온 값이 그대로", "en": "nothing accumulated is moved"}),
+        ("no final division", """
+def attention_blocks(q, k, v, block):
+    row_max = torch.full(q.shape[:-1] + (1,), float("-inf"))
+    row_sum = torch.zeros(q.shape[:-1] + (1,))
+    acc = torch.zeros(q.shape[:-1] + (v.size(-1),))
+    for start in range(0, k.size(-2), block):
+        s = q @ k[..., start:start + block, :].transpose(-2, -1) / math.sqrt(q.size(-1))
+        new_max = torch.maximum(row_max, s.amax(dim=-1, keepdim=True))
+        rescale = torch.exp(row_max - new_max)
+        p = torch.exp(s - new_max)
+        row_sum = row_sum * rescale + p.sum(dim=-1, keepdim=True)
+        acc = acc * rescale + p @ v[..., start:start + block, :]
+        row_max = new_max
+    return acc
+""", {"ko": "합으로 나누는 일이 빠졌습니다", "en": "the final division by the sum is missing"}),
+        ("attention redefined without the scale, then the loop without it too", """
+def attention(q, k, v, mask=None):
+    w = torch.softmax(q @ k.transpose(-2, -1), dim=-1)
+    return w @ v, w
+def attention_blocks(q, k, v, block):
+    row_max = torch.full(q.shape[:-1] + (1,), float("-inf"))
+    row_sum = torch.zeros(q.shape[:-1] + (1,))
+    acc = torch.zeros(q.shape[:-1] + (v.size(-1),))
+    for start in range(0, k.size(-2), block):
+        s = q @ k[..., start:start + block, :].transpose(-2, -1)
+        new_max = torch.maximum(row_max, s.amax(dim=-1, keepdim=True))
+        rescale = torch.exp(row_max - new_max)
+        p = torch.exp(s - new_max)
+        row_sum = row_sum * rescale + p.sum(dim=-1, keepdim=True)
+        acc = acc * rescale + p @ v[..., start:start + block, :]
+        row_max = new_max
+    return acc / row_sum
+""", {"ko": "√d_k로 나누는 일이 빠졌습니다", "en": "not divided by √d_k"}),
+    ],
+    ("07", "ch07-ex-flops"): [
+        ("multiply-adds, not FLOPs", "def cross_attention_flops(B, T_q, T_k, C):\n    return 2*B*T_q*C*C + 2*B*T_k*C*C + 2*B*T_q*T_k*C\n",
+         {"ko": "FLOP 2개", "en": "2 FLOPs"}),
+        ("projections only", "def cross_attention_flops(B, T_q, T_k, C):\n    return 4 * B * T_q * C * C + 4 * B * T_k * C * C\n",
+         {"ko": "투영만 셌습니다", "en": "only the projections are counted"}),
+        ("everything twice", "def cross_attention_flops(B, T_q, T_k, C):\n    return 2 * (4*B*T_q*C*C + 4*B*T_k*C*C + 4*B*T_q*T_k*C)\n",
+         {"ko": "정수배", "en": "whole multiple"}),
+        ("right, in another order", "def cross_attention_flops(B, T_q, T_k, C):\n    return 4 * B * C * (T_q * C + T_k * C + T_q * T_k)\n", None),
+    ],
+    ("08", "ch08-ex-gqa-shapes"): [
+        ("keys and values as one C_kv", "answer_width = 20\nanswer_k = (3, 2, 5, 2)\nanswer_k_repeated = (3, 8, 5, 2)",
+         {"ko": "합쳐 4로", "en": "4 together"}),
+        ("before the transpose", "answer_width = 24\nanswer_k = (3, 5, 2, 2)\nanswer_k_repeated = (3, 8, 5, 2)",
+         {"ko": "transpose 전", "en": "before the transpose"}),
+        ("repeated along the tokens", "answer_width = 24\nanswer_k = (3, 2, 5, 2)\nanswer_k_repeated = (3, 2, 20, 2)",
+         {"ko": "토큰 축이 아니라", "en": "not the tokens"}),
+        ("D from H_kv", "answer_width = 24\nanswer_k = (3, 2, 5, 8)\nanswer_k_repeated = (3, 8, 5, 8)",
+         {"ko": "C // H = 2", "en": "C // H = 2"}),
+    ],
+    ("08", "ch08-ex-repeat"): [
+        ("cat of copies (the same as repeat)", "def expand_kv(t, n_rep):\n    return torch.cat([t] * n_rep, dim=1)\n",
+         {"ko": "0, 1, 0, 1", "en": "0, 1, 0, 1"}),
+        ("no dim", "def expand_kv(t, n_rep):\n    return t.repeat_interleave(n_rep)\n",
+         {"ko": "한 줄로 펴서", "en": "flattens the tensor first"}),
+        ("expand, then reshape (right)", """
+def expand_kv(t, n_rep):
+    B, H, T, D = t.shape
+    return t[:, :, None].expand(B, H, n_rep, T, D).reshape(B, H * n_rep, T, D)
+""", None),
+        ("expand with the new axis in front", """
+def expand_kv(t, n_rep):
+    B, H, T, D = t.shape
+    return t[:, None].expand(B, n_rep, H, T, D).reshape(B, H * n_rep, T, D)
+""", {"ko": "0, 1, 0, 1", "en": "0, 1, 0, 1"}),
+        ("a new axis, not merged", "def expand_kv(t, n_rep):\n    return t.unsqueeze(2).expand(-1, -1, n_rep, -1, -1)\n",
+         {"ko": "모양이", "en": "expected shape"}),
+    ],
+    ("08", "ch08-ex-port"): [
+        ("no transpose at all", """
+def port_gpt2_reshape(block, n_head):
+    C = block.c_attn.weight.shape[0]
+    layer = MultiHeadAttention(C, n_head)
+    with torch.no_grad():
+        layer.in_proj.weight.copy_(block.c_attn.weight)
+        layer.in_proj.bias.copy_(block.c_attn.bias)
+        layer.out_proj.weight.copy_(block.c_proj.weight)
+        layer.out_proj.bias.copy_(block.c_proj.bias)
+    return layer.eval()
+""", {"ko": "행과 열을 바꾸는 연산", "en": "Which operation swaps rows and columns"}),
+        ("biases forgotten", """
+def port_gpt2_reshape(block, n_head):
+    C = block.c_attn.weight.shape[0]
+    layer = MultiHeadAttention(C, n_head)
+    with torch.no_grad():
+        layer.in_proj.weight.copy_(block.c_attn.weight.t())
+        layer.out_proj.weight.copy_(block.c_proj.weight.t())
+    return layer.eval()
+""", {"ko": "편향 c_attn.bias와 c_proj.bias도", "en": "copy the biases"}),
+        ("left in training mode", """
+def port_gpt2_reshape(block, n_head):
+    C = block.c_attn.weight.shape[0]
+    layer = MultiHeadAttention(C, n_head)
+    with torch.no_grad():
+        layer.in_proj.weight.copy_(block.c_attn.weight.T)
+        layer.in_proj.bias.copy_(block.c_attn.bias)
+        layer.out_proj.weight.copy_(block.c_proj.weight.T)
+        layer.out_proj.bias.copy_(block.c_proj.bias)
+    return layer
+""", {"ko": "평가 모드로", "en": "evaluation mode"}),
+        ("redraw_ redefined to do nothing, template kept", """
+def redraw_(module, std):
+    return module
+def port_gpt2_reshape(block, n_head):
+    C = block.c_attn.weight.shape[0]
+    layer = MultiHeadAttention(C, n_head)
+    with torch.no_grad():
+        layer.in_proj.weight.copy_(block.c_attn.weight.T)
+        layer.in_proj.bias.copy_(block.c_attn.bias)
+        layer.out_proj.weight.copy_(block.c_proj.weight.T)
+    return layer.eval()
+""", {"ko": "편향 c_attn.bias와 c_proj.bias도", "en": "copy the biases"}),
+    ],
+    ("08", "ch08-ex-chunked"): [
+        ("the mask with T_q twice", CHUNKED.replace("MASK", "layer.causal_mask(q.size(2), q.size(2))"),
+         {"ko": "마스크는 (T_q, T_k)", "en": "the mask is (T_q, T_k)"}),
+        ("the mask's arguments swapped", CHUNKED.replace("MASK", "layer.causal_mask(cache['k'].size(2), q.size(2))"),
+         {"ko": "마스크는 (T_q, T_k)", "en": "the mask is (T_q, T_k)"}),
+        ("causal_mask redefined top-left via add_method, then used", """
+@add_method(MultiHeadAttention)
+def causal_mask(self, T_q, T_k, device=None):
+    return torch.ones(T_q, T_k, dtype=torch.bool).tril()
+""" + CHUNKED.replace("MASK", "layer.causal_mask(q.size(2), cache['k'].size(2))"),
+         {"ko": "오른쪽 아래에 맞춰야", "en": "aligned bottom-right"}),
+        ("is_causal of SDPA (top-left)", """
+def prefill_step(layer, x_new, cache):
+    q, k, v = (layer.split_heads(t) for t in layer.project(x_new, x_new, x_new))
+    cache["k"] = torch.cat([cache["k"], k], dim=2)
+    cache["v"] = torch.cat([cache["v"], v], dim=2)
+    out = F.scaled_dot_product_attention(q, cache["k"], cache["v"], is_causal=True)
+    return layer.out_proj(layer.merge_heads(out))
+""", {"ko": "오른쪽 아래에 맞춰야", "en": "aligned bottom-right"}),
+    ],
+    ("08", "ch08-ex-kv-memory"): [
+        ("keys only", "answer_mib = 24 * 8192 * 4 * 128 * 2 / 2**20\nanswer_ratio = 4",
+         {"ko": "키와 밸류 두 가지를", "en": "count both keys and values"}),
+        ("query heads in the cache", "answer_mib = 2 * 24 * 8192 * 16 * 128 * 2 / 2**20\nanswer_ratio = 4",
+         {"ko": "4배 많습니다", "en": "4 times too much"}),
+        ("one layer", "answer_mib = 2 * 8192 * 4 * 128 * 2 / 2**20\nanswer_ratio = 4",
+         {"ko": "레이어 24개가", "en": "each of the 24 layers"}),
+        ("float32", "answer_mib = 2 * 24 * 8192 * 4 * 128 * 4 / 2**20\nanswer_ratio = 4",
+         {"ko": "float16은 값 하나에 2바이트", "en": "float16 takes 2 bytes"}),
+        ("bytes", "answer_mib = 2 * 24 * 8192 * 4 * 128 * 2\nanswer_ratio = 4.0",
+         {"ko": "바이트 수입니다", "en": "that is bytes"}),
+        ("ratio upside down, with words", "answer_mib = 768\nanswer_ratio = 1/4",
+         {"ko": "비율이 뒤집혔습니다", "en": "the ratio is upside down"}),
+        ("kv_cache_bytes redefined wrongly, used", """
+def kv_cache_bytes(n_layer, n_kv_head, d_head, T, B=1, bytes_per_value=2):
+    return n_layer * T * n_kv_head * d_head * bytes_per_value
+answer_mib = kv_cache_bytes(24, 4, 128, 8192) / 2**20
+answer_ratio = 4
+""", {"ko": "키와 밸류 두 가지를", "en": "count both keys and values"}),
+    ],
+}
+for key, answers in EXTRA_78.items():
+    CASES[key]["answers"] = CASES[key]["answers"] + answers
 
 
 def definitions(source: str) -> ast.Module:

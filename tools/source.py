@@ -182,6 +182,12 @@ def plain_math(formula: str) -> str:
     return text
 
 
+def notebook_note(markdown: str) -> str:
+    """A solution's Markdown as a notebook renders it after a right answer (Jupyter, JupyterLab, Colab: bold, code
+    and $math$ as they are): only the book's cross-references, which mean nothing in a notebook, become their text."""
+    return re.sub(r"\[([^\]]+)\]\([^)]+\)", r"\1", markdown)
+
+
 def plain_note(markdown: str, lang: str) -> str:
     """A solution's Markdown as the plain text check() prints after a right answer: no **, code in «» (Korean)
     or bare (English), formulas in plain symbols, links as their text, lines after the first indented under
@@ -250,7 +256,8 @@ class Chapter:
             text = cell.text(lang)
             exercises += len(EXERCISE_DIRECTIVE.findall(text))
             where = f"{self.path.name}:{cell.line}"
-            plain = plain_markdown(text, lang, where, first_exercise=exercises - len(EXERCISE_DIRECTIVE.findall(text)) + 1)
+            plain = plain_markdown(text, lang, where, first_exercise=exercises - len(EXERCISE_DIRECTIVE.findall(text)) + 1,
+                                   page=self.stem)
             if position == 0:
                 plain = _after_title(plain, self.intro(lang, student), where)
             nb.cells.append(nbformat.v4.new_markdown_cell(plain, id=cell_id))
@@ -289,8 +296,9 @@ class Chapter:
         return any("check" in c.flags for c in self.cells)
 
     def solution_notes(self, lang: str) -> str:
-        """For a student notebook's check helper: each exercise's solution text, base64-encoded so that it
-        is not read by accident, which check() prints once the answer is right (the solutions themselves
+        """For a student notebook's check helper: each exercise's solution text, as Markdown (shown rendered, math
+        included) and as plain text (where nothing renders it), base64-encoded so that it is not read by accident,
+        which check() shows once the answer is right (the solutions themselves
         are left out of student notebooks)."""
         import base64
 
@@ -301,16 +309,21 @@ class Chapter:
             text = cell.text(lang)
             for m in re.finditer(r"^(:::+)\{solution\} (\S+)\n(.*?)^\1\s*$", text, re.M | re.S):
                 body = "\n".join(line for line in m[3].splitlines() if not line.startswith(":")).strip()
-                body = plain_note(body, lang)
-                encoded = base64.b64encode(body.encode("utf-8")).decode("ascii")
-                notes[m[2]] = [encoded[i:i + 72] for i in range(0, len(encoded), 72)]
+                forms = {"markdown": notebook_note(body), "plain": plain_note(body, lang)}
+                notes[m[2]] = {}
+                for form, text in forms.items():
+                    encoded = base64.b64encode(text.encode("utf-8")).decode("ascii")
+                    notes[m[2]][form] = [encoded[i:i + 72] for i in range(0, len(encoded), 72)]
         if not notes:
             return ""
         lines = ["", "", "SOLUTION_NOTES = {"]
-        for label, pieces in notes.items():
-            lines.append(f'    "{label}": [')
-            lines += [f'        "{piece}",' for piece in pieces]
-            lines.append("    ],")
+        for label, forms in notes.items():
+            lines.append(f'    "{label}": {{')
+            for form, pieces in forms.items():
+                lines.append(f'        "{form}": [')
+                lines += [f'            "{piece}",' for piece in pieces]
+                lines.append("        ],")
+            lines.append("    },")
         lines.append("}")
         return "\n".join(lines)
 
@@ -396,10 +409,12 @@ class Chapter:
         return label
 
 
-def plain_markdown(text: str, lang: str, where: str, first_exercise: int = 1) -> str:
+def plain_markdown(text: str, lang: str, where: str, first_exercise: int = 1, page: str | None = None) -> str:
     """MyST prose as plain Jupyter Markdown, which Colab, JupyterLab, VS Code and GitHub all render:
-    label lines dropped, exercises as numbered headings, solutions in <details>, links to labels
-    pointing at the published site's page in the same language."""
+    exercises as numbered headings, solutions in <details>, links to labels pointing at the published
+    site's page in the same language. On the notebook's own page (`page`), a label line becomes an HTML
+    anchor and a link to it stays in the notebook (`#label`), which Colab and Jupyter both follow; other
+    label lines are dropped."""
     words = PLAIN_WORDS[lang]
     number = [first_exercise - 1]
 
@@ -422,8 +437,12 @@ def plain_markdown(text: str, lang: str, where: str, first_exercise: int = 1) ->
     if ROLE.search(text):
         raise SourceError(f"{where}: MyST roles such as {ROLE.search(text)[0]}...` do not render in notebooks; "
                           "link with [text](label) instead")
-    text = LABEL_LINE.sub("", text)
     labels = label_pages()
+    if page is None:
+        text = LABEL_LINE.sub("", text)
+    else:
+        text = LABEL_LINE.sub(lambda m: f'<a id="{m[1]}" name="{m[1]}"></a>\n' if labels.get(m[1], ("", False))[1]
+                              else "", text)
 
     def link(m: re.Match) -> str:
         target = m["target"]
@@ -432,8 +451,10 @@ def plain_markdown(text: str, lang: str, where: str, first_exercise: int = 1) ->
                 raise SourceError(f"{where}: [{m['text']}]({target}) links to no known label; labels are the "
                                   "'(name)=' lines of book/chapters/*.md and book/<lang>/*.md")
             return m[0]
-        page, anchor = labels[target]
-        url = f"{book_links()['site']}{lang}/{page}.html" + (f"#{target}" if anchor else "")
+        target_page, anchor = labels[target]
+        if target_page == page and anchor:
+            return f"[{m['text']}](#{target})"
+        url = f"{book_links()['site']}{lang}/{target_page}.html" + (f"#{target}" if anchor else "")
         return f"[{m['text']}]({url})"
 
     text = LABEL_LINK.sub(link, text)

@@ -54,10 +54,10 @@ def parts_wrong(**parts):
     if not wrong:
         return True
     right = [name for name in parts if name not in wrong]
-    #ko| said = f"틀린 칸: {', '.join(wrong)}"
-    #ko| said += f" (맞은 칸: {', '.join(right)}). " if right else ". "
-    #en| said = f"not yet: {', '.join(wrong)}"
-    #en| said += f" ({', '.join(right)}: right); " if right else "; "
+    #ko| said = f"다시 볼 답: {', '.join(wrong)}"
+    #ko| said += f"(맞은 답: {', '.join(right)}). " if right else ". "
+    #en| said = f"to look at again: {', '.join(wrong)}"
+    #en| said += f" (right: {', '.join(right)}); " if right else "; "
     return Also(said)
 
 
@@ -103,12 +103,39 @@ def mask_mistake(got, lengths, T, causal):
         #ko|         "마지막 축(키)에 두세요.")
         #en| return ("padding hides keys: put the length mask on the last axis "
         #en|         "(the keys), not on the queries.")
+    if causal and torch.equal(got, tri.T & keys):
+        #ko| return ("인과 마스크가 위 삼각입니다. 쿼리 i는 키 j <= i를 보므로 "
+        #ko|         "아래 삼각(tril)이어야 합니다.")
+        #en| return ("the causal part is upper-triangular: query i sees keys j <= i, "
+        #en|         "the lower triangle (tril).")
     if causal and torch.equal(got, keys.expand(want.shape)):
         #ko| return ("인과 마스크가 빠졌습니다. "
         #ko|         "아래 삼각 (T, T) 마스크와 &로 합치세요.")
         #en| return ("the causal part is missing: "
         #en|         "combine it with the lower-triangular (T, T) mask using &.")
     return None
+
+
+def show_why(markdown, plain):
+    #ko| """맞힌 뒤의 풀이: 노트북(Jupyter, Colab)에서는 마크다운과 수식으로,
+    #ko| 그 밖의 곳에서는 보통 글로 보여 줍니다."""
+    #en| """The why after a right answer: as Markdown with math in a notebook
+    #en| (Jupyter, Colab), as plain text elsewhere."""
+    #ko| label = ("풀이", "   풀이: ")
+    #en| label = ("Why", "   Why: ")
+    try:
+        from IPython import get_ipython
+        from IPython.display import display
+    except ImportError:
+        get_ipython = None
+    shell = get_ipython() if get_ipython else None
+    if shell is not None and getattr(shell, "kernel", None) is not None:
+        #ko: 노트북의 화면은 text/markdown을, 그렇지 못한 화면은 text/plain을 보여 줍니다
+        #en: a notebook front end shows text/markdown; any other shows text/plain
+        display({"text/markdown": f"**{label[0]}:** {markdown}",
+                 "text/plain": label[1] + plain}, raw=True)
+    else:
+        print(label[1] + plain)
 
 
 def check(name, test, hint):
@@ -150,7 +177,9 @@ def check(name, test, hint):
         if isinstance(error, NotAnswered) or "NoneType" in said or "'ellipsis'" in said:
             unanswered = True
         elif isinstance(error, BadShape):
-            problem = said
+            #ko: 모양을 적는 방법이 틀렸으면 그것이 힌트입니다
+            #en: a shape written the wrong way: that is the hint
+            hint = said
         else:
             problem = f"{type(error).__name__}: {error}"
     if ok:
@@ -162,8 +191,10 @@ def check(name, test, hint):
         if why:
             import base64
 
-            #ko| print("   풀이:", base64.b64decode("".join(why)).decode())
-            #en| print("   Why:", base64.b64decode("".join(why)).decode())
+            #ko: 마크다운(수식 포함)과, 그것을 보여 주지 못하는 곳을 위한 보통 글
+            #en: the Markdown (with math) and the plain text for where it is not rendered
+            show_why(*(base64.b64decode("".join(why[form])).decode()
+                       for form in ("markdown", "plain")))
     else:
         #ko| print(f"❌ {name}: 아직 아닙니다. 힌트: {hint}")
         #en| print(f"❌ {name}: not yet. Hint: {hint}")
