@@ -12,17 +12,20 @@ os.environ["BOOK_EXPLORER_STATES"] = "all"
 # collection (--no-loadscope-reorder; by default it would order files by their number of tests, which
 # put the few long files last, where one worker ran them while the other was idle). Longest first, so
 # that the many short files fill the gaps at the end. Seconds of one worker, measured in a fresh clone's
-# make test on 2 cores (2026-11-25, junit times).
+# make test on 2 cores (2026-11-26, junit times, with ten chapters and the sandboxed grader).
 LONGEST_FIRST = [
-    "tests/test_browser.py",  # ~345 s: every page in chromium (one module fixture)
-    "tests/test_site.py",  # ~100 s
-    "tests/test_colab.py",  # ~70 s: the 10 English full notebooks on Colab's versions
-    "tests/test_colab_student.py",  # ~68 s: the 10 Korean student notebooks on Colab's versions
-    "tests/test_notebooks.py",  # ~46 s: every English chapter re-executed on other kernels (two at once)
-    "tests/test_today.py",  # ~25 s: chapter 10's proofs again on other seeds, shapes and configs
-    "tests/test_exercises.py",  # ~25 s: 18 kernels (a student notebook's checks, then the exercise section)
-    "tests/test_grade.py",  # ~19 s: seven graded submissions (two kernels at once)
-    "tests/test_pdf.py",  # ~15 s: reads the PDFs
+    "tests/test_browser.py",  # ~166 s: every page in chromium (one module fixture)
+    "tests/test_colab.py",  # ~127 s: the 10 English full notebooks on Colab's versions
+    "tests/test_colab_student.py",  # ~112 s: the 10 Korean student notebooks on Colab's versions
+    "tests/test_grade.py",  # ~110 s: classes of submissions graded in the sandbox (two kernels at once)
+    "tests/test_notebooks.py",  # ~65 s: every English chapter re-executed on other kernels (two at once)
+    "tests/test_exercises.py",  # ~60 s: 20 kernels (a student notebook's checks, then the exercise section)
+    "tests/test_grade_escape.py",  # ~42 s: one submission per escape and forgery, in the sandbox
+    "tests/test_perturb.py",  # ~22 s
+    "tests/test_pdf.py",  # ~21 s: reads the PDFs
+    "tests/test_wrong_answers.py",  # ~19 s
+    "tests/test_site.py",  # ~14 s
+    "tests/test_today.py",  # chapter 10's proofs again on other seeds, shapes and configs
 ]
 
 
