@@ -55,6 +55,8 @@ CASES = {
          {"ko": "모양이 (3, 4)이어야 하는데 (1, 3, 4)", "en": "expected shape (3, 4), got (1, 3, 4)"}),
     ]},
     ("02", "ch02-ex-transpose"): {"needs": (CHECK,), "answers": [
+        ("walk6: W @ x.T: the result transposed", "def my_linear(x, layer):\n    return layer.weight @ x.transpose(-2, -1)\n",
+         {"ko": "결과가 전치되어", "en": "the result is transposed"}),
         ("right", "def my_linear(x, layer):\n    return x @ layer.weight.T\n", None),
         ("right, with F.linear", "def my_linear(x, layer):\n    return F.linear(x, layer.weight)\n", None),
         ("the template: no transpose", "def my_linear(x, layer):\n    return x @ layer.weight\n",
@@ -62,6 +64,8 @@ CASES = {
         ("unanswered", "def my_linear(x, layer):\n    ...\n", NO_ANSWER),
     ]},
     ("03", "ch03-ex-sections"): {"needs": (CHECK,), "answers": [
+        ("walk6: the value sliced d_k wide from the end", "def split_qkv(qkv, d_k, d_v):\n    return qkv[..., :d_k], qkv[..., d_k:2 * d_k], qkv[..., -d_k:]\n",
+         {"ko": "쿼리와 키는 맞았습니다", "en": "the query and key are right"}),
         ("right", "def split_qkv(qkv, d_k, d_v):\n    return qkv.split([d_k, d_k, d_v], dim=-1)\n", None),
         ("right, by slicing", """
 def split_qkv(qkv, d_k, d_v):
@@ -73,6 +77,8 @@ def split_qkv(qkv, d_k, d_v):
          {"ko": "순서는 쿼리, 키, 밸류이므로", "en": "in the order query, key, value"}),
     ]},
     ("03", "ch03-ex-fuse"): {"needs": (CHECK,), "answers": [
+        ("walk6: rows interleaved by stack(dim=1)", "def fuse_layers(lin_q, lin_k, lin_v):\n    C = lin_q.in_features\n    layer = nn.Linear(C, 3 * C)\n    with torch.no_grad():\n        layer.weight.copy_(torch.stack([lin_q.weight, lin_k.weight, lin_v.weight], dim=1).reshape(3 * C, C))\n        layer.bias.copy_(torch.cat([lin_q.bias, lin_k.bias, lin_v.bias]))\n    return layer\n",
+         {"ko": "번갈아 섞였습니다", "en": "rows are interleaved"}),
         ("right", """
 def fuse_layers(lin_q, lin_k, lin_v):
     C = lin_q.in_features
@@ -121,6 +127,8 @@ def fuse_layers(lin_q, lin_k, lin_v):
 """, {"ko": "torch.no_grad(): 안에서", "en": "inside with torch.no_grad()"}),
     ]},
     ("04", "ch04-ex-qkv"): {"needs": ("def split_heads(", CHECK), "answers": [
+        ("walk6: left as (B, T, H, D)", "def qkv_to_heads(qkv, n_head):\n    B, T, C3 = qkv.shape\n    return tuple(t.reshape(B, T, n_head, -1) for t in qkv.split(C3 // 3, dim=-1))\n",
+         {"ko": "(B, T, H, D)에서 멈췄습니다", "en": "this is (B, T, H, D)"}),
         ("right", """
 def qkv_to_heads(qkv, n_head):
     B, T, three_C = qkv.shape
@@ -158,6 +166,8 @@ def qkv_to_heads(qkv, n_head):
          {"ko": "세 텐서를 돌려주어야 하는데 2개", "en": "return the three tensors q, k, v; got 2"}),
     ]},
     ("07", "ch07-ex-flops"): {"needs": MHA[:5] + ("from torch.overrides import TorchFunctionMode", "class FlopCounter(", "def flops_by_step(", CHECK), "answers": [
+        ("walk6: W_O counted on T_k", "def cross_attention_flops(B, T_q, T_k, C):\n    return 2 * B * C * C * (T_q + 3 * T_k) + 4 * B * T_q * T_k * C\n",
+         {"ko": "W_O를 T_k개의 토큰에서", "en": "W_O is counted on T_k tokens"}),
         ("right", """
 def cross_attention_flops(B, T_q, T_k, C):
     return 4 * B * T_q * C * C + 4 * B * T_k * C * C + 4 * B * T_q * T_k * C
@@ -182,6 +192,10 @@ def cross_attention_flops(B, T_q, T_k, C):
     ]},
     ("08", "ch08-ex-gqa-shapes"): {"needs": (*MHA[:5], "class GroupedQueryAttention(", CHECK), "no_grad": True,
                                    "answers": [
+        ("walk6: the width of the queries only", "answer_width = 16\nanswer_k = (3, 2, 5, 2)\nanswer_k_repeated = (3, 8, 5, 2)",
+         {"ko": "16 = C는 쿼리뿐", "en": "16 = C is the queries only"}),
+        ("walk6: repeated H times", "answer_width = 24\nanswer_k = (3, 2, 5, 2)\nanswer_k_repeated = (3, 16, 5, 2)",
+         {"ko": "H // H_kv = 4번씩", "en": "repeated H // H_kv = 4 times"}),
         ("right", "answer_width = 24\nanswer_k = (3, 2, 5, 2)\nanswer_k_repeated = (3, 8, 5, 2)", None),
         ("unanswered", "answer_width = None\nanswer_k = None\nanswer_k_repeated = None", NO_ANSWER),
         ("3C, as for multi-head", "answer_width = 48\nanswer_k = (3, 2, 5, 2)\nanswer_k_repeated = (3, 8, 5, 2)",
@@ -297,12 +311,18 @@ def queries_for(tokens):
 """, {"ko": "임베딩을 쿼리로(W_Q)", "en": "embeddings to queries (W_Q)"}),
     ]},
     ("03", "ch03-ex-pieces"): {"needs": (CHECK,), "answers": [
+        ("walk6: chunk(3) read as pieces of size 3", "answer_chunk = [3, 3, 3, 3, 2]\nanswer_split = [4, 4, 4, 2]",
+         {"ko": "조각 3개를 만듭니다", "en": "makes 3 pieces, not pieces of size 3"}),
+        ("walk6: split(4) read as one cut at index 4", "answer_chunk = [5, 5, 4]\nanswer_split = [4, 10]",
+         {"ko": "크기 4짜리 조각으로 자릅니다", "en": "not once at index 4"}),
         ("right", "answer_chunk = [5, 5, 4]\nanswer_split = [4, 4, 4, 2]", None),
         ("chunk as equal parts", "answer_chunk = [5, 5, 5]\nanswer_split = [4, 4, 4, 2]",
          {"ko": "다시 볼 답: answer_chunk(맞은 답: answer_split)",
           "en": "to look at again: answer_chunk (right: answer_split)"}),
     ]},
     ("04", "ch04-ex-stride"): {"needs": (CHECK,), "answers": [
+        ("walk6: transpose(1, 2) read as the first two axes", "answer_shape = (3, 2, 5, 4)\nanswer_stride = (4, 60, 12, 1)",
+         {"ko": "0부터 센 1번과 2번 축", "en": "swaps axes 1 and 2, counted from 0"}),
         ("right", "answer_shape = (2, 3, 5, 4)\nanswer_stride = (60, 4, 12, 1)", None),
         ("the contiguous strides", "answer_shape = (2, 3, 5, 4)\nanswer_stride = (60, 20, 4, 1)",
          {"ko": "다시 볼 답: answer_stride(맞은 답: answer_shape)",
@@ -392,6 +412,8 @@ def make_mask(lengths, T):
 """, {"ko": "인과 마스크가 빠졌습니다", "en": "the causal part is missing"}),
     ]},
     ("06", "ch06-ex-shapes"): {"needs": (CHECK,), "answers": [
+        ("walk6: H read as C // 3", "answer_weights = (3, 4, 4, 9)\nanswer_out = (3, 4, 12)",
+         {"ko": "4는 헤드 하나의 차원 D", "en": "4 is one head's width D"}),
         ("right", "answer_weights = (3, 3, 4, 9)\nanswer_out = (3, 4, 12)", None),
         ("right, as lists", "answer_weights = [3, 3, 4, 9]\nanswer_out = [3, 4, 12]", None),
         ("the template, unanswered", "answer_weights = None\nanswer_out = None", NO_ANSWER),
@@ -574,6 +596,8 @@ def attention_blocks(q, k, v, block):
 """, {"ko": "블록이 여럿이면 틀립니다", "en": "wrong with several"}),
     ]},
     ("08", "ch08-ex-repeat"): {"needs": ("def attention(", CHECK), "answers": [
+        ("walk6: repeated along the batch axis", "def expand_kv(t, n_rep):\n    return t.repeat_interleave(n_rep, dim=0)\n",
+         {"ko": "dim=0 축을 늘렸습니다", "en": "this stretches axis dim=0"}),
         ("right", "def expand_kv(t, n_rep):\n    return t.repeat_interleave(n_rep, dim=1)\n", None),
         ("right, by indexing", """
 def expand_kv(t, n_rep):
@@ -586,6 +610,8 @@ def expand_kv(t, n_rep):
          {"ko": "(2, 6, 4, 3)이어야 하는데 (2, 2, 12, 3)", "en": "expected shape (2, 6, 4, 3), got (2, 2, 12, 3)"}),
     ]},
     ("08", "ch08-ex-kv-memory"): {"needs": ("def kv_cache_bytes(", CHECK), "answers": [
+        ("walk6: GiB for MiB", "answer_mib = 2 * 24 * 8192 * 4 * 128 * 2 / 2**30\nanswer_ratio = 4",
+         {"ko": "2**30으로 나누면 GiB", "en": "dividing by 2**30 gives GiB"}),
         ("right", "answer_mib = 2 * 24 * 8192 * 4 * 128 * 2 / 2**20\nanswer_ratio = 4.0", None),
         ("the ratio upside down", "answer_mib = 2 * 24 * 8192 * 4 * 128 * 2 / 2**20\nanswer_ratio = 0.25",
          {"ko": "다시 볼 답: answer_ratio(맞은 답: answer_mib)", "en": "to look at again: answer_ratio (right: answer_mib)"}),
@@ -703,6 +729,19 @@ def positions_for(real, T_new):
          {"ko": "텐서로 돌려주어야", "en": "as a tensor"}),
     ]},
     ("09", "ch09-ex-prefill"): {"needs": ROTARY + (CHECK,), "answers": [
+        ("walk6: a redefined causal_mask with triu", """
+def causal_mask(T_q, T_k):
+    return torch.ones(T_q, T_k, dtype=torch.bool).triu()
+
+
+def prefill(layer, x, lengths):
+    B, T, _ = x.shape
+    real = torch.arange(T)[None, :] >= (T - lengths)[:, None]
+    positions = real.long().cumsum(-1) - 1
+    mask = real[:, None, None, :] & causal_mask(T, T)
+    cache = KVCache()
+    return layer(x, mask=mask, positions=positions, cache=cache), cache
+""", {"ko": "인과 마스크가 위 삼각", "en": "upper-triangular"}),
         ("right", """
 def prefill(layer, x, lengths):
     B, T, _ = x.shape
@@ -812,6 +851,10 @@ def prefill(layer, x, lengths):
 """, {"ko": "열 번호로 세어", "en": "the positions are columns"}),
     ]},
     ("09", "ch09-ex-cache-bytes"): {"needs": (CHECK,), "answers": [
+        ("walk6: the layers forgotten", "answer_gqa_mib = 32\nanswer_repeated_mib = 128",
+         {"ko": "레이어 32개를 모두", "en": "count all 32 layers"}),
+        ("walk6: the 2 bytes forgotten", "answer_gqa_mib = 2 * 32 * 4 * 2048 * 8 * 128 / 2**20\nanswer_repeated_mib = 4096",
+         {"ko": "값 하나는 2바이트", "en": "2 bytes per value"}),
         ("right", "answer_gqa_mib = 1024\nanswer_repeated_mib = 4096", None),
         ("the template, unanswered", "answer_gqa_mib = None\nanswer_repeated_mib = None", NO_ANSWER),
         ("keys only", "answer_gqa_mib = 512\nanswer_repeated_mib = 2048",
