@@ -344,7 +344,7 @@ def test_chapter_9_functions_classes_and_modules_are_judged_across_the_sandbox(g
         ("ch09-ex-positions", "not attempted", "the answer cell is the template, unchanged"),
         ("ch09-ex-prefill", "not yet", "the padding keys are visible: combine the causal mask with the padding mask "
                                        "(B, 1, 1, T) using &."),
-        ("ch09-ex-cache-bytes", "not yet", "count both keys and values.")]
+        ("ch09-ex-cache-bytes", "not yet", "count both keys and values (and 2 bytes per value).")]
 
 
 # -- without kernels ------------------------------------------------------------------------------------------

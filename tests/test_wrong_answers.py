@@ -1483,6 +1483,14 @@ def definitions(source: str) -> ast.Module:
 
 
 def run_check(chapter: str, label: str, case: dict, answer: str, lang: str) -> str:
+    # every case starts as a fresh notebook does, with gradient tracking on, whatever an earlier test in this
+    # process left (a chapter's code run by another module may have switched it off for good; the answer
+    # that forgets torch.no_grad() then passed, depending on which tests a worker had run before)
+    with torch.enable_grad():
+        return _run_check(chapter, label, case, answer, lang)
+
+
+def _run_check(chapter: str, label: str, case: dict, answer: str, lang: str) -> str:
     ns = chapter_code.base_namespace()
     for marker in case["needs"]:
         whole = marker.endswith(" *")
