@@ -368,19 +368,7 @@ def test_search_finds_a_word_whatever_follows_it(visitor, lang):
     word = SEARCH_WORDS[lang]
     expected = pages_using(lang, word)
     assert len(expected) >= 5, f"{lang}: only {sorted(expected)} use {word!r}"
-    page = visitor.context.new_page()
-    try:
-        page.goto(f"{visitor.base}{lang}/search.html?q={word}", wait_until="load")
-        # the summary names the number of pages found only once every result is listed (Sphinx shows them
-        # one by one on a timer): wait for a digit, then for that many list items
-        page.wait_for_function("() => { const s = document.querySelector('#search-results p.search-summary'); "
-                               "const n = s && s.textContent.match(/\\d+/); "
-                               "return n && document.querySelectorAll('#search-results ul.search li').length "
-                               ">= Number(n[0]); }", timeout=30_000)
-        found = page.evaluate("() => [...document.querySelectorAll('#search-results ul.search li > a')]"
-                              ".map(a => new URL(a.href).pathname.split('/').pop())")
-    finally:
-        page.close()
+    found = search_results(visitor, lang, word)
     missing = expected - set(found)
     assert not missing, f"{lang}: searching {word!r} misses {sorted(missing)} (found {sorted(set(found))})"
 
@@ -390,6 +378,8 @@ def search_results(visitor, lang: str, query: str) -> list[str]:
     page = visitor.context.new_page()
     try:
         page.goto(f"{visitor.base}{lang}/search.html?q={quote(query)}", wait_until="load")
+        # the summary names the number of pages found only once every result is listed (Sphinx shows them
+        # one by one on a timer): wait for a digit, then for that many list items
         page.wait_for_function("() => { const s = document.querySelector('#search-results p.search-summary'); "
                                "const n = s && s.textContent.match(/\\d+/); "
                                "return n && document.querySelectorAll('#search-results ul.search li').length "
