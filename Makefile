@@ -2,7 +2,7 @@
 # Both set up everything first (a .venv with the pinned requirements, and the pinned npm assets).
 #
 #   make book       build the site into _build/html (both languages)
-#   make test       lint, build the site, then every check (nbval on every notebook, parity, glossary, site)
+#   make test       lint, build the site and the PDF, then every check (nbval, re-execution, Colab, parity, site)
 #   make execute    re-run chapter notebooks from their sources (CHAPTER=01 for one chapter)
 #   make student    write the student notebooks (solutions removed) into student/<lang>/
 #   make serve      preview the built site on http://127.0.0.1:$(PORT)/

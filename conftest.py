@@ -15,8 +15,8 @@ os.environ["BOOK_EXPLORER_STATES"] = "all"
 # make test on 2 cores (2026-11-26, junit times, with ten chapters and the sandboxed grader).
 LONGEST_FIRST = [
     "tests/test_browser.py",  # ~166 s: every page in chromium (one module fixture)
-    "tests/test_colab.py",  # ~127 s: the 10 English full notebooks on Colab's versions
-    "tests/test_colab_student.py",  # ~112 s: the 10 Korean student notebooks on Colab's versions
+    "tests/test_colab_ko.py",  # the odd chapters on Colab's versions (student notebook, then the solutions)
+    "tests/test_colab_en.py",  # the even chapters on Colab's versions
     "tests/test_grade.py",  # ~110 s: classes of submissions graded in the sandbox (two kernels at once)
     "tests/test_notebooks.py",  # ~65 s: every English chapter re-executed on other kernels (two at once)
     "tests/test_exercises.py",  # ~60 s: 20 kernels (a student notebook's checks, then the exercise section)

@@ -1,4 +1,4 @@
-"""Runtime -> Run all as Colab does it, for the Colab-faithful tests (tests/test_colab.py, test_colab_student.py).
+"""Runtime -> Run all as Colab does it, for the Colab-faithful tests (tests/test_colab_ko.py, test_colab_en.py).
 
 Each notebook a reader opens is copied alone into an empty folder and executed top to bottom with its cell
 tags dropped and its outputs cleared (Colab reads no tags: a cell tagged raises-exception stops Run all
@@ -239,3 +239,124 @@ def check_runs_all(path: Path, compare_outputs: bool) -> None:
     if compare_outputs:
         problems += [f"{name}: {d}" for d in output_differences(nbformat.read(path, as_version=4), ran)]
     assert not problems, "\n".join(problems)
+
+
+# --- one run per chapter: the student notebook, then its solutions ---------------------------------------
+
+def colab_language(stem: str) -> str:
+    """The language a chapter runs in on Colab's versions: Korean for odd chapters, English for even ones.
+
+    One run per chapter covers both notebooks of that language: the student notebook as a student runs it, then
+    each exercise's solution and check as the student would add them, compared cell by cell with the full
+    notebook's stored outputs (the full notebook is the student notebook with those solutions in place). The
+    twin in the other language holds the same code and outputs (tests/test_parity.py); its strings run in its
+    student notebook's checks after a restart (tests/test_exercises.py, which takes the other language of each
+    chapter) and answer by answer (tests/test_wrong_answers.py). Alternating gives each language's strings,
+    set-up branch and messages a run on Colab's versions in five chapters."""
+    return "ko" if int(stem[:2]) % 2 else "en"
+
+
+NOT_YET = {"ko": "아직 아닙니다. 힌트:", "en": "not yet. Hint:"}
+CORRECT = {"ko": "정답입니다!", "en": "correct!"}
+WHY = {"ko": "   풀이: ", "en": "   Why: "}
+EXERCISE_TAGS = {"exercise-student", "exercise-solution", "exercise-check"}
+
+
+def check_output(cell) -> str:
+    """What a check cell said: its printed lines, and the why after a right answer, which check() shows as a
+    display (Markdown with math, and plain text for a front end that renders no Markdown)."""
+    return "".join(o.get("text", "") if o.output_type == "stream" else o.get("data", {}).get("text/plain", "") + "\n"
+                   for o in cell.outputs if o.output_type in ("stream", "display_data"))
+
+
+def solutions(stem: str, lang: str) -> list[tuple[str, str]]:
+    """Each exercise's solution cell and check cell, from the chapter's source (not from a notebook)."""
+    from conftest import parse
+
+    chapter = parse(ROOT / "book" / "chapters" / f"{stem}.md")
+    return [(c.text(lang), n.text(lang)) for c, n in zip(chapter.cells, chapter.cells[1:], strict=False)
+            if "solution" in c.flags and "check" in n.flags]
+
+
+def same_cell(full: str, student: str) -> bool:
+    """A full notebook's cell and the student notebook's: the same source, or the set-up cell, to which the
+    student notebook adds the solutions' explanations (encoded, shown only after a right answer)."""
+    return student == full or (student.startswith(full) and student[len(full):].lstrip().startswith("SOLUTION_NOTES"))
+
+
+def full_counterparts(full: nbformat.NotebookNode, ran: nbformat.NotebookNode) -> list[tuple[object, object]]:
+    """(stored full-notebook cell, ran cell) pairs for every code cell of the full notebook: its cells outside
+    the exercises are the student notebook's, in order and with the same source; its solutions and checks are
+    the cells run after Run all. Cell ids differ (the student notebook's are numbered without the solutions),
+    so cells are matched by source, in order; a full-notebook cell with no counterpart is an error."""
+    def tags(cell) -> set:
+        return set(cell.metadata.get("tags", []))
+
+    outside = [c for c in ran.cells if c.cell_type == "code" and not c.id.startswith("then-")
+               and not tags(c) & EXERCISE_TAGS]
+    added = [c for c in ran.cells if c.id.startswith("then-")]
+    pairs, i, j = [], 0, 0
+    for cell in (c for c in full.cells if c.cell_type == "code"):
+        if tags(cell) & {"exercise-solution", "exercise-check"}:
+            pool, k = added, j
+        elif tags(cell) & EXERCISE_TAGS:
+            continue  # a template shown in the book too: the student notebook's own cell, run unsolved
+        else:
+            pool, k = outside, i
+        while k < len(pool) and not same_cell(cell.source, pool[k].source):
+            k += 1
+        assert k < len(pool), f"the full notebook's cell {cell.id} ('{first_line(cell.source)}') is not in the run"
+        pairs.append((cell, pool[k]))
+        if pool is added:
+            j = k + 1
+        else:
+            i = k + 1
+    return pairs
+
+
+def check_student_then_solutions(stem: str, lang: str) -> None:
+    """The test of one chapter on Colab's versions (see colab_language): Run all of the student notebook
+    completes; every check says "not yet" with a hint (and no why) while its exercise is unsolved; each
+    solution then run with its check says "correct" followed by the why; and every cell the full notebook has
+    shows the full notebook's stored text outputs."""
+    path = ROOT / "student" / lang / f"{stem}.ipynb"
+    name = str(path.relative_to(ROOT))
+    student = nbformat.read(path, as_version=4)
+    text = "\n".join(c.source for c in student.cells)
+    assert "{solution}" not in text and not any(c.get("outputs") for c in student.cells if c.cell_type == "code")
+    checks = [c.id for c in student.cells if "exercise-check" in c.metadata.get("tags", [])]
+    pairs = solutions(stem, lang)
+    assert checks and len(checks) == len(pairs), f"{name}: {len(checks)} check cells, {len(pairs)} solutions"
+    ran, stop = run_all(path, then=tuple(source for pair in pairs for source in pair))
+    assert stop is None, Stop.message(stop, name)
+    by_id = {c.id: c for c in ran.cells}
+    unsolved = [check_output(by_id[cell_id]) for cell_id in checks]
+    solved = [check_output(by_id[f"then-{2 * n + 1}"]) for n in range(len(pairs))]
+    for message in unsolved:
+        assert message.startswith("❌") and NOT_YET[lang] in message, f"{name}: unsolved check said {message!r}"
+        hint = message.split(NOT_YET[lang], 1)[1].strip()
+        assert len(hint) > 10, f"{name}: the hint is too thin: {hint!r}"
+        assert WHY[lang] not in message, f"{name}: the solution's explanation shown before the answer is right"
+    for message in solved:
+        assert message.startswith("✅") and CORRECT[lang] in message, f"{name}: with the solution: {message!r}"
+        # the why after a right answer: the solution's explanation, which the student notebook has no other way
+        assert WHY[lang] in message and len(message.split(WHY[lang], 1)[1]) > 40, (
+            f"{name}: a right answer is not followed by why it is right: {message!r}")
+    full_path = ROOT / "notebooks" / lang / f"{stem}.ipynb"
+    full = nbformat.read(full_path, as_version=4)
+    stored = nbformat.from_dict({**full, "cells": []})
+    compared = nbformat.from_dict({**ran, "cells": []})
+    for want, got in full_counterparts(full, ran):  # each pair under the full notebook's id, as reported
+        got = nbformat.from_dict({**got, "id": want.id})
+        if "exercise-check" in want.metadata.get("tags", []):  # the why, shown by the student notebook only (the
+            got.outputs = [o for o in got.outputs  # full notebook prints its solution's explanation in the open)
+                           if not (o.output_type == "display_data" and WHY[lang].strip() in o.data.get("text/plain", ""))]
+        stored.cells.append(want)
+        compared.cells.append(got)
+    differences = output_differences(stored, compared)
+    assert not differences, "\n".join(f"{full_path.relative_to(ROOT)} (run as {name} and its solutions): {d}"
+                                        for d in differences)
+    Path(ROOT / "_build").mkdir(exist_ok=True)
+    log = ROOT / "_build" / f"student-{lang}-{stem}.log"
+    log.write_text("unsolved:\n" + "".join(unsolved) + "with the solution put back:\n" + "".join(solved),
+                   encoding="utf-8")

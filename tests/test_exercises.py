@@ -1,7 +1,7 @@
 """Exercises: every check passes in the book's notebooks (they hold the solutions), and after a restart a
 check says which cells to run first. That a student notebook's checks say "not yet" with a hint while
 unsolved, then pass once the solution is back, is tested where students run them: on Colab's versions
-(tests/test_colab_student.py)."""
+(tests/test_colab_ko.py and test_colab_en.py, one language per chapter; the restart here takes the other one)."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import tempfile
 
 import nbformat
 import pytest
+from colab_harness import colab_language
 from conftest import LANGS, ROOT, chapters, load, parse
 
 from tools.notebooks import wait_in_slices
@@ -70,14 +71,19 @@ def run_after_restart(student: nbformat.NotebookNode, book: nbformat.NotebookNod
     return code[1:1 + len(checks)], code[1 + len(checks):]
 
 
-@pytest.mark.parametrize("lang", LANGS)
+def other_language(stem: str) -> str:
+    """The language a chapter does not run in on Colab's versions: each chapter's student notebooks run once
+    in each language, one there and one here."""
+    return next(lang for lang in LANGS if lang != colab_language(stem))
+
+
 @pytest.mark.parametrize("stem", with_exercises())
-def test_checks_after_a_restart_say_which_cells_to_run_first(stem, lang):
+def test_checks_after_a_restart_say_which_cells_to_run_first(stem):
     """Never a traceback from a check cell, and never "not yet" for a correct answer: a check whose test needs
     names from earlier cells says, in the notebook's language, to run the cells above (Runtime -> Run before).
     One kernel per notebook: the student notebook's checks alone, before their exercises, then the book's
     exercise section with its solutions."""
-    paused = 0
+    paused, lang = 0, other_language(stem)
     student = nbformat.read(ROOT / "student" / lang / f"{stem}.ipynb", as_version=4)
     book = nbformat.read(ROOT / "notebooks" / lang / f"{stem}.ipynb", as_version=4)
     before, section = run_after_restart(student, book)

@@ -1,33 +1,37 @@
-"""Colab-faithful test of the full notebooks (notebooks/en/; the Korean ones are covered as said below): Runtime ->
-Run all completes on Colab's versions, and every cell shows the output the stored notebook shows. How a notebook is run: colab_harness.py.
-The student notebooks are in test_colab_student.py, a module of their own, so that pytest-xdist's
---dist loadfile (pytest.ini: one module goes to one worker) runs the two halves on its two workers at once.
-Below them, tests of the harness itself."""
+"""Tests of the Colab harness itself (colab_harness.py): the kernel starts as Colab's does, Run all stops at the
+first error and names it, outputs are compared as a reader reads them, and the one run per chapter
+(test_colab_ko.py, test_colab_en.py) covers every chapter and both languages."""
 
 from __future__ import annotations
 
 import nbformat
 import pytest
-from colab_harness import COLAB_VENV, ROOT, check_runs_all, output_differences, reader_notebooks, run_all
+from colab_harness import (
+    COLAB_VENV,
+    ROOT,
+    check_runs_all,
+    colab_language,
+    full_counterparts,
+    output_differences,
+    reader_notebooks,
+    run_all,
+)
+from conftest import chapter_stems
 
 from tools.notebooks import numeric_settings
-
-
-# The English full notebooks only: a Korean full notebook holds the same code and outputs as its English twin
-# (tests/test_parity.py), and its Korean cells (set-up, figure labels, comments) run on Colab's versions in the
-# Korean student notebook (test_colab_student.py), which differs from it only in the exercises' answer cells.
-# Running it again cost about 8 s of a worker per chapter (72 s for nine chapters) and caught nothing more.
-# So each language runs on Colab's versions once: English as full notebooks here, Korean as student notebooks.
-@pytest.mark.parametrize("path", [p for p in reader_notebooks("notebooks") if p.parent.name == "en"],
-                         ids=lambda p: str(p.relative_to(ROOT)))
-def test_run_all_completes_in_colab_with_the_stored_outputs(path):
-    check_runs_all(path, compare_outputs=True)
 
 
 def test_every_notebook_a_reader_opens_is_found():
     found = {p.relative_to(ROOT).parts[:2] for p in reader_notebooks("notebooks") + reader_notebooks("student")}
     assert found == {(folder, lang) for folder in ("notebooks", "student") for lang in ("ko", "en")}
     assert len(reader_notebooks("notebooks")) == len(reader_notebooks("student")) >= 14
+
+
+def test_every_chapter_runs_once_and_both_languages_run():
+    stems = chapter_stems()
+    languages = [colab_language(s) for s in stems]
+    assert len(stems) >= 7 and set(languages) == {"ko", "en"}
+    assert min(languages.count("ko"), languages.count("en")) >= len(stems) // 2
 
 
 # --- the harness itself ------------------------------------------------------------------------------------
@@ -113,3 +117,37 @@ def test_harness_compares_text_outputs(tmp_path):
     assert len(found) == 3 and "cell a ('print(x)')" in found[0] and "-1" in found[0] and "+2" in found[0], found
     assert "+interactive(children=(IntSlider(value=1, max=3),))" in found[1], found
     assert "-RuntimeError: shape '[2]' is invalid" in found[2] and "+RuntimeError: shape '[3]'" in found[2], found
+
+
+def test_the_full_notebook_is_matched_cell_by_cell_with_the_student_run():
+    def cell(source, tags=(), text=None, cell_id=None):
+        made = nbformat.v4.new_code_cell(source, id=cell_id or f"x{abs(hash(source)) % 10**8}")
+        made.metadata["tags"] = list(tags)
+        made.execution_count = 1
+        if text is not None:
+            made.outputs = [nbformat.v4.new_output("stream", name="stdout", text=text)]
+        return made
+
+    full = nbformat.v4.new_notebook()
+    full.cells = [cell("a = 1", cell_id="f1"), cell("print(a)", text="1\n", cell_id="f2"),
+                  cell("answer = 2", ["exercise-solution"], cell_id="f3"),
+                  cell("check(answer)", ["exercise-check"], text="✅ correct!\n", cell_id="f4"),
+                  cell("print('end')", text="end\n", cell_id="f5")]
+    ran = nbformat.v4.new_notebook()  # the student notebook's run: other ids, a template, the solution after it
+    ran.cells = [cell("a = 1", cell_id="s1"), cell("print(a)", text="1\n", cell_id="s2"),
+                 cell("answer = ...", ["exercise-student"], cell_id="s3"),
+                 cell("check(answer)", ["exercise-check"], text="❌ not yet\n", cell_id="s4"),
+                 cell("print('end')", text="end\n", cell_id="s5"),
+                 cell("answer = 2", cell_id="then-0"), cell("check(answer)", text="✅ correct!\n", cell_id="then-1")]
+    pairs = full_counterparts(full, ran)
+    assert [(want.id, got.id) for want, got in pairs] == [
+        ("f1", "s1"), ("f2", "s2"), ("f3", "then-0"), ("f4", "then-1"), ("f5", "s5")]
+    stored = nbformat.from_dict({**full, "cells": [w for w, _ in pairs]})
+    compared = nbformat.from_dict({**ran, "cells": [nbformat.from_dict({**g, "id": w.id}) for w, g in pairs]})
+    assert output_differences(stored, compared) == []
+    ran.cells[6].outputs[0].text = "❌ not yet\n"  # a solution that fails its check in Colab is reported
+    compared = nbformat.from_dict({**ran, "cells": [nbformat.from_dict({**g, "id": w.id}) for w, g in pairs]})
+    assert len(output_differences(stored, compared)) == 1 and "cell f4" in output_differences(stored, compared)[0]
+    ran.cells.pop(4)  # a cell of the full notebook the run does not have
+    with pytest.raises(AssertionError, match="f5"):
+        full_counterparts(full, ran)
