@@ -129,11 +129,13 @@ def graded(tmp_path_factory):
     for cell, solution in zip(answers(nb), solutions(CH05, "en"), strict=True):
         cell.source = solution
     jupyter(nb, folder / "choiyuna_67890_111299_05_scaled_dot_product-1.ipynb")
-    # a zip of two notebooks with the same file name in two folders (their feedback must not collide)
+    # a zip of two notebooks with the same file name in two folders (their feedback must not collide); the
+    # second is chapter 4's
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w") as z:
         z.writestr("park/05_scaled_dot_product.ipynb", nbformat.writes(nb))
-        z.writestr("jung/05_scaled_dot_product.ipynb", nbformat.writes(trimmed("en")))
+        z.writestr("jung/05_scaled_dot_product.ipynb",
+                   (ROOT / "student/en/04_heads_view_transpose.ipynb").read_text(encoding="utf-8"))
     (folder / "group.zip").write_bytes(buffer.getvalue())
     # a zip that tries to write outside its folder
     buffer = io.BytesIO()
@@ -147,7 +149,7 @@ def graded(tmp_path_factory):
     jupyter(nb, folder / "loop.ipynb")
     nb = trimmed("en")
     answers(nb)[0].source = "answer_w_shape = (2, 8, 3, 7)\nanswer_out_shape = (2, 8, 3, 10)\n"
-    answers(nb)[2].source = "def make_mask(lengths, T):\n    while True:\n        pass\n"
+    answers(nb)[2].source = "def make_mask(lengths, T):\n    import time\n    while True:\n        time.sleep(0.1)\n"
     jupyter(nb, folder / "slow_answer.ipynb")
     nb = trimmed("en")
     answers(nb)[2].source = "import os\nos._exit(3)\n"
@@ -311,6 +313,7 @@ def test_limits_name_the_students_cell_and_say_what_ended_the_kernel(graded):
     ("other.ipynb", "this is chapter 4's notebook; chapter 5's was asked for"),
     ("full.ipynb", "this is the full notebook with the solutions"),
     ("evil.zip", "the zip file cannot be unpacked: a member outside the zip's folder"),
+    ("group.zip/jung/05_scaled_dot_product.ipynb", "this is chapter 4's notebook; chapter 5's was asked for"),
 ])
 def test_files_that_cannot_be_graded_get_one_row_saying_why(graded, name, words):
     _, by_file, _, _ = graded
@@ -602,7 +605,7 @@ def test_temporary_folders_are_removed_read_only_ones_too_and_after_a_kill(tmp_p
         (stale / "kernel").chmod(0o555)
         (stale / "submission-a" / "home" / "locked").chmod(0o000)
         nb = trimmed("en")
-        next(c for c in nb.cells if c.cell_type == "code").source = "while True:\n    pass\n"
+        next(c for c in nb.cells if c.cell_type == "code").source = "import time\nwhile True:\n    time.sleep(0.1)\n"
         (tmp_path / "subs").mkdir()
         nbformat.write(nb, tmp_path / "subs" / "loop.ipynb")
         env = {**os.environ, "TMPDIR": str(temp)}
