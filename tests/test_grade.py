@@ -1,10 +1,11 @@
 """tools/grade.py on a class folder as an instructor receives it, one file for each case, every row asserted.
 
-The submissions are saved as front ends save them: the chapter 5 student notebook (trimmed to its set-up and
-exercises, except one full notebook) run in a real kernel and written by nbformat.write (sources as lists of lines, with outputs); a Colab download (nbformat 4.4, no cell ids,
+The submissions are saved as front ends save them: the chapter 5 student notebook run in a real kernel and
+written by nbformat.write (sources as lists of lines, with outputs); a Colab download (nbformat 4.4, no cell ids,
 Colab's metadata and widget state); VS Code's (ids, its metadata); in Moodle's subfolders, Canvas's names, a zip,
-a name in NFD as macOS writes it. One grading run of chapter 5 (two kernels at a time, each in its sandbox) and
-one of chapter 9 (two submissions, one Korean); the rest is tested without kernels. Escapes and forgeries:
+a name in NFD as macOS writes it. Most are trimmed to the set-up and the exercises (quick to run); one of each
+chapter is whole. One grading run of chapter 5 (two kernels at a time, each in its sandbox) and one of chapter 9
+(two submissions, one Korean); the rest is tested without kernels. Escapes and forgeries:
 tests/test_grade_escape.py."""
 
 from __future__ import annotations
@@ -90,13 +91,16 @@ def vscode(nb, path: Path) -> None:
     path.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
 
 
-def trimmed(lang: str, stem: str = CH05) -> nbformat.NotebookNode:
-    """A student notebook cut down to its title, its set-up and import cells and its exercises (a student who
-    deleted the chapter's other cells): enough for chapter 5's answers, quick to run."""
+def trimmed(lang: str, stem: str = CH05, keep: tuple[str, ...] = ()) -> nbformat.NotebookNode:
+    """A student notebook cut down to its title, its set-up and import cells, the code cells holding one of the
+    strings in keep, and its exercises (a student who deleted the chapter's other cells): enough for chapter 5's
+    answers, quick to run."""
     nb = nbformat.read(ROOT / "student" / lang / f"{stem}.ipynb", as_version=4)
     first = next(i for i, c in enumerate(nb.cells) if "exercise-student" in c.metadata.get("tags", []))
     start = max(i for i, c in enumerate(nb.cells[:first]) if c.cell_type == "markdown" and "## " in c.source)
-    nb.cells = nb.cells[:3] + nb.cells[start:]
+    kept = [c for c in nb.cells[3:start] if c.cell_type == "code" and any(k in c.source for k in keep)]
+    assert len(kept) >= len(keep), keep
+    nb.cells = nb.cells[:3] + kept + nb.cells[start:]
     return nb
 
 
@@ -329,7 +333,7 @@ def graded_09(tmp_path_factory):
     for cell, solution in zip(answers(nb), solutions(stem, "ko"), strict=True):
         cell.source = solution
     jupyter(nb, folder / "김민지.ipynb")
-    nb = nbformat.read(ROOT / "student" / "en" / f"{stem}.ipynb", as_version=4)
+    nb = trimmed("en", stem, keep=("class KVCache", "def causal_mask"))  # what the answers use: quicker to run
     right = solutions(stem, "en")
     answers(nb)[0].source = right[0].replace("torch.cat([-x2, x1]", "torch.cat([x2, -x1]")
     answers(nb)[2].source = right[2].replace("real[:, None, None, :] & causal_mask(T, T)", "causal_mask(T, T)")
