@@ -17,10 +17,10 @@ LONGEST_FIRST = [
     "tests/test_browser.py",  # ~166 s: every page in chromium (one module fixture)
     "tests/test_colab_ko.py",  # the odd chapters on Colab's versions (student notebook, then the solutions)
     "tests/test_colab_en.py",  # the even chapters on Colab's versions
-    "tests/test_grade.py",  # ~110 s: classes of submissions graded in the sandbox (two kernels at once)
+    "tests/test_grade.py",  # ~90 s: two classes graded in the sandbox (two kernels at once), 52 s of CPU with its kernels
     "tests/test_notebooks.py",  # ~65 s: every English chapter re-executed on other kernels (two at once)
     "tests/test_exercises.py",  # ~60 s: 20 kernels (a student notebook's checks, then the exercise section)
-    "tests/test_grade_escape.py",  # ~42 s: one submission per escape and forgery, in the sandbox
+    "tests/test_grade_escape.py",  # ~30 s: one submission per escape and forgery, in the sandbox (18 s of CPU)
     "tests/test_perturb.py",  # ~22 s
     "tests/test_pdf.py",  # ~21 s: reads the PDFs
     "tests/test_wrong_answers.py",  # ~19 s

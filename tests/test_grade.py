@@ -3,8 +3,9 @@
 The submissions are saved as front ends save them: the chapter 5 student notebook run in a real kernel and
 written by nbformat.write (sources as lists of lines, with outputs); a Colab download (nbformat 4.4, no cell ids,
 Colab's metadata and widget state); VS Code's (ids, its metadata); in Moodle's subfolders, Canvas's names, a zip,
-a name in NFD as macOS writes it. One grading run of chapter 5 (two kernels at a time, each in its sandbox) and
-one of chapter 9 (two submissions, one Korean); the rest is tested without kernels. Escapes and forgeries:
+a name in NFD as macOS writes it. Most are trimmed to the set-up and the exercises (quick to run); one of each
+chapter is whole. One grading run of chapter 5 (two kernels at a time, each in its sandbox) and one of chapter 9
+(two submissions, one Korean); the rest is tested without kernels. Escapes and forgeries:
 tests/test_grade_escape.py."""
 
 from __future__ import annotations
@@ -39,13 +40,13 @@ def answers(nb) -> list:
 
 
 def executed(lang: str) -> nbformat.NotebookNode:
-    """The chapter 5 student notebook with its answers solved, run top to bottom in a real kernel, as a student
-    leaves it before downloading."""
+    """The chapter 5 student notebook (trimmed: quicker to run, here and in the grader) with its answers solved,
+    run top to bottom in a real kernel, as a student leaves it before downloading."""
     import tempfile
 
     from nbclient import NotebookClient
 
-    nb = nbformat.read(ROOT / "student" / lang / f"{CH05}.ipynb", as_version=4)
+    nb = trimmed(lang)
     for cell, solution in zip(answers(nb), solutions(CH05, lang), strict=True):
         cell.source = solution
     with tempfile.TemporaryDirectory() as cwd:
@@ -90,13 +91,16 @@ def vscode(nb, path: Path) -> None:
     path.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
 
 
-def trimmed(lang: str, stem: str = CH05) -> nbformat.NotebookNode:
-    """A student notebook cut down to its title, its set-up and import cells and its exercises (a student who
-    deleted the chapter's other cells): enough for chapter 5's answers, quick to run."""
+def trimmed(lang: str, stem: str = CH05, keep: tuple[str, ...] = ()) -> nbformat.NotebookNode:
+    """A student notebook cut down to its title, its set-up and import cells, the code cells holding one of the
+    strings in keep, and its exercises (a student who deleted the chapter's other cells): enough for chapter 5's
+    answers, quick to run."""
     nb = nbformat.read(ROOT / "student" / lang / f"{stem}.ipynb", as_version=4)
     first = next(i for i, c in enumerate(nb.cells) if "exercise-student" in c.metadata.get("tags", []))
     start = max(i for i, c in enumerate(nb.cells[:first]) if c.cell_type == "markdown" and "## " in c.source)
-    nb.cells = nb.cells[:3] + nb.cells[start:]
+    kept = [c for c in nb.cells[3:start] if c.cell_type == "code" and any(k in c.source for k in keep)]
+    assert len(kept) >= len(keep), keep
+    nb.cells = nb.cells[:3] + kept + nb.cells[start:]
     return nb
 
 
@@ -129,11 +133,13 @@ def graded(tmp_path_factory):
     for cell, solution in zip(answers(nb), solutions(CH05, "en"), strict=True):
         cell.source = solution
     jupyter(nb, folder / "choiyuna_67890_111299_05_scaled_dot_product-1.ipynb")
-    # a zip of two notebooks with the same file name in two folders (their feedback must not collide)
+    # a zip of two notebooks with the same file name in two folders (their feedback must not collide); the
+    # second is chapter 4's
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w") as z:
         z.writestr("park/05_scaled_dot_product.ipynb", nbformat.writes(nb))
-        z.writestr("jung/05_scaled_dot_product.ipynb", nbformat.writes(trimmed("en")))
+        z.writestr("jung/05_scaled_dot_product.ipynb",
+                   (ROOT / "student/en/04_heads_view_transpose.ipynb").read_text(encoding="utf-8"))
     (folder / "group.zip").write_bytes(buffer.getvalue())
     # a zip that tries to write outside its folder
     buffer = io.BytesIO()
@@ -147,7 +153,7 @@ def graded(tmp_path_factory):
     jupyter(nb, folder / "loop.ipynb")
     nb = trimmed("en")
     answers(nb)[0].source = "answer_w_shape = (2, 8, 3, 7)\nanswer_out_shape = (2, 8, 3, 10)\n"
-    answers(nb)[2].source = "def make_mask(lengths, T):\n    while True:\n        pass\n"
+    answers(nb)[2].source = "def make_mask(lengths, T):\n    import time\n    while True:\n        time.sleep(0.1)\n"
     jupyter(nb, folder / "slow_answer.ipynb")
     nb = trimmed("en")
     answers(nb)[2].source = "import os\nos._exit(3)\n"
@@ -169,6 +175,7 @@ def graded(tmp_path_factory):
     code = grade.main(["05", str(folder), "--jobs", "2", "--cell-timeout", "8", "--timeout", "60", "--memory", "1024",
                        "--out", str(out), "--points", "ch05-ex-mask=2", "--points-file", str(folder / "points.txt")])
     assert not kernels_left(), "a submission's kernel outlived the grading run"
+    assert not scratch_left(), "the grading run left its temporary folder"
     rows = list(csv.DictReader((out / "grades.csv").open(encoding="utf-8-sig")))
     by_file: dict[str, list[dict]] = {}
     for row in rows:
@@ -197,6 +204,14 @@ def kernels_left() -> list[str]:
         except OSError:
             pass
     return found
+
+
+def scratch_left() -> list[Path]:
+    """The temporary folders of this process's grading runs still there (tools/grade_run.py: Scratch)."""
+    import os
+    import tempfile
+
+    return list(Path(tempfile.gettempdir()).glob(f"book-grade-{os.getpid()}-*"))
 
 
 def results(by_file, name):
@@ -302,6 +317,7 @@ def test_limits_name_the_students_cell_and_say_what_ended_the_kernel(graded):
     ("other.ipynb", "this is chapter 4's notebook; chapter 5's was asked for"),
     ("full.ipynb", "this is the full notebook with the solutions"),
     ("evil.zip", "the zip file cannot be unpacked: a member outside the zip's folder"),
+    ("group.zip/jung/05_scaled_dot_product.ipynb", "this is chapter 4's notebook; chapter 5's was asked for"),
 ])
 def test_files_that_cannot_be_graded_get_one_row_saying_why(graded, name, words):
     _, by_file, _, _ = graded
@@ -317,7 +333,7 @@ def graded_09(tmp_path_factory):
     for cell, solution in zip(answers(nb), solutions(stem, "ko"), strict=True):
         cell.source = solution
     jupyter(nb, folder / "김민지.ipynb")
-    nb = nbformat.read(ROOT / "student" / "en" / f"{stem}.ipynb", as_version=4)
+    nb = trimmed("en", stem, keep=("class KVCache", "def causal_mask"))  # what the answers use: quicker to run
     right = solutions(stem, "en")
     answers(nb)[0].source = right[0].replace("torch.cat([-x2, x1]", "torch.cat([x2, -x1]")
     answers(nb)[2].source = right[2].replace("real[:, None, None, :] & causal_mask(T, T)", "causal_mask(T, T)")
@@ -539,7 +555,7 @@ def test_a_request_and_all_it_leads_to_end_within_the_time_limit():
     a.close()
 
 
-def test_a_fault_of_the_judge_is_a_grader_error_not_the_students(tmp_path, monkeypatch, capsys):
+def test_a_fault_of_the_judge_is_a_grader_error_not_the_students(tmp_path, monkeypatch, capfd):
     nbformat.write(trimmed("en"), tmp_path / "a.ipynb")
     answers_ = nbformat.read(tmp_path / "a.ipynb", as_version=4)
     answers(answers_)[0].source = "answer_w_shape = (2, 8, 3, 7)\nanswer_out_shape = (2, 8, 3, 10)\n"
@@ -549,10 +565,13 @@ def test_a_fault_of_the_judge_is_a_grader_error_not_the_students(tmp_path, monke
         raise ZeroDivisionError("the judge's bug")
 
     monkeypatch.setattr(grade.grade_judge, "run_check", broken)
+    capfd.readouterr()
     assert grade.main(["05", str(tmp_path), "--cell-timeout", "30"]) == 1
     [row] = list(csv.DictReader((tmp_path / "graded" / "grades.csv").open(encoding="utf-8-sig")))
     assert (row["result"], row["detail"]) == ("grader error", "ZeroDivisionError: the judge's bug")
-    assert not kernels_left()
+    assert not kernels_left() and not scratch_left()
+    # the kernel is shut down without an interrupt (which ipykernel logged as an error for every submission)
+    assert "KeyboardInterrupt" not in capfd.readouterr().err
 
 
 def test_a_kernel_that_cannot_start_is_a_grader_error(tmp_path, monkeypatch):
@@ -564,3 +583,80 @@ def test_a_kernel_that_cannot_start_is_a_grader_error(tmp_path, monkeypatch):
     rows = list(csv.DictReader((tmp_path / "graded" / "grades.csv").open(encoding="utf-8-sig")))
     assert rows and {r["result"] for r in rows} == {"grader error"}, rows
     assert all("did not start" in r["detail"] for r in rows), rows
+
+
+def test_temporary_folders_are_removed_read_only_ones_too_and_after_a_kill(tmp_path):
+    """A grading run stopped by SIGTERM (make's or CI's time limit) removes its folder, the kernel's read-only one
+    included, and ends the kernels it started; one killed outright (SIGKILL) leaves its folder, which the next
+    run removes; read-only and unreadable folders are removed by a user who is not root too."""
+    import os
+    import shutil
+    import signal
+    import subprocess
+    import sys
+    import tempfile
+    import time
+
+    temp = Path(tempfile.mkdtemp(prefix="g-"))  # TMPDIR of the grader below: short (socket paths), under /tmp
+    try:
+        dead = subprocess.Popen(["true"])
+        dead.wait()
+        stale = temp / f"book-grade-{dead.pid}-x1"  # a run killed with SIGKILL: its kernel folder read-only
+        running = temp / "book-grade-1-x2"  # a run whose process still runs (pid 1): kept
+        for folder in (stale / "kernel", stale / "submission-a" / "home" / "locked", running):
+            folder.mkdir(parents=True)
+        (stale / "kernel" / "grade_kernel.py").write_text("", encoding="utf-8")
+        (stale / "kernel").chmod(0o555)
+        (stale / "submission-a" / "home" / "locked").chmod(0o000)
+        nb = trimmed("en")
+        next(c for c in nb.cells if c.cell_type == "code").source = "import time\nwhile True:\n    time.sleep(0.1)\n"
+        (tmp_path / "subs").mkdir()
+        nbformat.write(nb, tmp_path / "subs" / "loop.ipynb")
+        env = {**os.environ, "TMPDIR": str(temp)}
+        grader = subprocess.Popen([sys.executable, "-m", "tools.grade", "05", str(tmp_path / "subs")], cwd=ROOT,
+                                  env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        end = time.monotonic() + 120
+        while not list(temp.glob("book-grade-*-*/submission-*/conn/kernel.json")) and time.monotonic() < end:
+            time.sleep(0.2)
+        assert not stale.exists(), "the next run removes a killed run's folder"
+        mine = list(temp.glob(f"book-grade-{grader.pid}-*"))
+        assert mine and list(mine[0].glob("submission-*")), "no kernel started"
+        time.sleep(1)
+        grader.send_signal(signal.SIGTERM)
+        _, err = grader.communicate(timeout=60)
+        assert grader.returncode == 130 and "interrupted (SIGTERM): nothing written" in err, (grader.returncode, err)
+        assert sorted(p.name for p in temp.iterdir()) == [running.name], list(temp.rglob("*"))
+        time.sleep(0.5)
+        assert not [p for p in Path("/proc").glob("[0-9]*/cmdline") if str(mine[0]).encode() in _read(p)], \
+            "a kernel outlived its interrupted grader"
+        if os.getuid() == 0:  # the same as a user whom modes bind: read-only and unreadable folders, a link
+            mode = temp / "modes"
+            for folder in (mode / "kernel", mode / "home" / "locked" / "deeper"):
+                folder.mkdir(parents=True)
+            (mode / "kernel" / "grade_kernel.py").write_text("", encoding="utf-8")
+            (mode / "home" / "link").symlink_to(ROOT / "README.md")
+            for path in [temp, mode, *mode.rglob("*")]:
+                os.lchown(path, 65534, 65534)
+            for folder, bits in ((mode / "home" / "locked" / "deeper", 0o000), (mode / "home" / "locked", 0o500),
+                                 (mode / "kernel", 0o555)):
+                folder.chmod(bits)
+            child = os.fork()  # as that user (this Python is under /root: no other user may start it)
+            if child == 0:
+                try:
+                    os.setgid(65534)
+                    os.setuid(65534)
+                    grade.grade_run.remove_tree(mode)
+                finally:
+                    os._exit(0)
+            os.waitpid(child, 0)
+            assert not mode.exists(), list(mode.rglob("*"))
+            assert (ROOT / "README.md").is_file()
+    finally:
+        shutil.rmtree(temp, ignore_errors=True)
+
+
+def _read(path: Path) -> bytes:
+    try:
+        return path.read_bytes()
+    except OSError:
+        return b""

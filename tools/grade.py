@@ -33,8 +33,9 @@ import csv
 import os
 import re
 import shutil
+import signal
 import sys
-import tempfile
+import threading
 import time
 import unicodedata
 import zipfile
@@ -370,7 +371,7 @@ class Context:
     exercises: list[Exercise]
     titles: dict
     limits: Limits
-    kernel_dir: Path
+    scratch: grade_run.Scratch
     lang_out: str
     points: dict[str, float]
 
@@ -478,7 +479,7 @@ def grade_one(sub: Submission, ctx: Context) -> Graded:
     def judge(session, stop):
         return judge_submission(session, stop, nb, ctx.exercises, ctx.chapter, lang, ctx.limits)
 
-    stop, results = grade_run.run(nb.cells, skip, ctx.limits, ctx.kernel_dir, judge)
+    stop, results = grade_run.run(nb.cells, skip, ctx.limits, ctx.scratch, judge)
     for label, result, detail in results:
         points = ctx.points.get(label, 1.0) if result == "correct" else 0.0
         graded.rows.append({"exercise": label, "result": result, "points": f"{points:g}", "detail": detail})
@@ -667,17 +668,31 @@ def main(argv: list[str] | None = None) -> int:
     import logging
 
     logging.getLogger("asyncio").setLevel(logging.CRITICAL)  # a timed-out kernel's pending reads, at exit
+    stopping = {}
+    if threading.current_thread() is threading.main_thread():  # SIGTERM, SIGHUP: cleaned up like Ctrl-C
+        for number in (signal.SIGTERM, signal.SIGHUP):
+            stopping[number] = signal.signal(number, _interrupted)
     try:
         results, _ = grade(args)
     except GradeError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt as e:
+        print(f"interrupted ({e or 'Ctrl-C'}): nothing written", file=sys.stderr)
+        return 130
+    finally:
+        for number, handler in stopping.items():
+            signal.signal(number, handler)
     broken = sum(any(r["result"] == "grader error" for r in g.rows) for g in results)
     if broken:
         print(f"error: the grader failed on {broken} file(s): see the rows 'grader error' in grades.csv",
               file=sys.stderr)
         return 1
     return 0
+
+
+def _interrupted(number, frame) -> None:
+    raise KeyboardInterrupt(signal.Signals(number).name)
 
 
 def grade(args) -> tuple[list[Graded], Path]:
@@ -703,14 +718,15 @@ def grade(args) -> tuple[list[Graded], Path]:
         raise GradeError(f"no sandbox: {why_not}. Student code would run with your user's rights; to grade "
                          "anyway (only submissions you trust, or inside a container), pass --no-sandbox "
                          "(make grade ... NO_SANDBOX=1)")
-    if not args.no_sandbox:
-        grade_sandbox.warm_bytecode([cell.text("en") for cell in chapter.cells if cell.kind == "code"])
-    unpack = Path(tempfile.mkdtemp(prefix="book-grade-unzip-"))
-    kernel_dir = grade_run.kernel_folder()
+    scratch = grade_run.scratch_folder()
+    pool = None
     try:
-        subs = collect(folder, out, chapter.stem, unpack)
+        subs = collect(folder, out, chapter.stem, scratch.folder / "unzip")
         if not subs:
             raise GradeError(f"{folder} holds no files to grade")
+        if not args.no_sandbox:
+            scratch.home_files = grade_sandbox.warm_bytecode(
+                [cell.text("en") for cell in chapter.cells if cell.kind == "code"], scratch.folder)
         titles = {(c.stem, lang): c.title(lang) for c in map(parse, chapters()) for lang in LANGS}
         limits = Limits(args.cell_timeout, args.timeout, args.memory, sandbox=not args.no_sandbox)
         shown = ("sandbox: bubblewrap (system read-only, private home, no network, no other files or processes)"
@@ -718,25 +734,29 @@ def grade(args) -> tuple[list[Graded], Path]:
         print(f"grading {len(subs)} submissions of chapter {chapter.stem}, {args.jobs} at a time; per submission: "
               f"{limits.cell_seconds:g} s per cell, {limits.total_seconds:g} s in all, {limits.memory_mb} MiB; {shown}",
               file=sys.stderr)
-        ctx = Context(chapter, exercises, titles, limits, kernel_dir, args.lang, points)
+        ctx = Context(chapter, exercises, titles, limits, scratch, args.lang, points)
         start, results = time.monotonic(), []
-        with ThreadPoolExecutor(max_workers=args.jobs) as pool:
-            jobs = {pool.submit(grade_one, s, ctx): s for s in subs}
-            for done in as_completed(jobs):
-                try:
-                    graded = done.result()
-                except Exception as e:  # a bug of the grader itself must not lose the other submissions
-                    graded = Graded(jobs[done], rows=[{"exercise": "", "result": "grader error", "points": "0",
-                                                       "detail": _cap(f"{type(e).__name__}: {e}")}])
-                results.append(graded)
-                elapsed = time.monotonic() - start
-                left = elapsed / len(results) * (len(subs) - len(results))
-                right = sum(r["result"] == "correct" for r in graded.rows)
-                print(f"[{len(results)}/{len(subs)}] {graded.submission.name}: {right}/{len(exercises)} correct · "
-                      f"{elapsed:.0f} s, about {left:.0f} s left", file=sys.stderr)
+        pool = ThreadPoolExecutor(max_workers=args.jobs)
+        jobs = {pool.submit(grade_one, s, ctx): s for s in subs}
+        for done in as_completed(jobs):
+            try:
+                graded = done.result()
+            except Exception as e:  # a bug of the grader itself must not lose the other submissions
+                graded = Graded(jobs[done], rows=[{"exercise": "", "result": "grader error", "points": "0",
+                                                   "detail": _cap(f"{type(e).__name__}: {e}")}])
+            results.append(graded)
+            elapsed = time.monotonic() - start
+            left = elapsed / len(results) * (len(subs) - len(results))
+            right = sum(r["result"] == "correct" for r in graded.rows)
+            print(f"[{len(results)}/{len(subs)}] {graded.submission.name}: {right}/{len(exercises)} correct · "
+                  f"{elapsed:.0f} s, about {left:.0f} s left", file=sys.stderr)
+        pool.shutdown()
+    except BaseException:  # Ctrl-C, SIGTERM (main() makes it a KeyboardInterrupt): no submission left to start
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)
+        raise
     finally:
-        shutil.rmtree(unpack, ignore_errors=True)
-        shutil.rmtree(kernel_dir, ignore_errors=True)
+        grade_run.remove_tree(scratch.folder)
     assignment = args.assignment or f"Chapter {int(chapter.stem[:2]):02d}"
     paths = write_outputs(results, chapter, out, points, exercises, assignment)
     print(summary(results, exercises, args.lang))
@@ -746,4 +766,9 @@ def grade(args) -> tuple[list[Graded], Path]:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    code = main()
+    if code == 130:  # interrupted: the kernels still running end with this process (bwrap --die-with-parent)
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+    sys.exit(code)

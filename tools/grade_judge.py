@@ -72,6 +72,15 @@ SKIPPED_FLAGS = {"setup", "explorer-helper", "widget", "solution", "student", "c
 
 # one check at a time: the book's checks seed torch's global generator, which threads would share
 LOCK = threading.RLock()
+# one ast.parse at a time: Python 3.11's conversion of a parsed tree to ast objects keeps its recursion depth in
+# state the threads share, and two submissions' threads parsing at once failed with "SystemError: AST constructor
+# recursion depth mismatch" (CPython gh-106905)
+PARSE = threading.RLock()
+
+
+def _parse(code: str) -> ast.Module:
+    with PARSE:
+        return ast.parse(code)
 
 
 class JudgeError(RuntimeError):
@@ -89,7 +98,7 @@ class Exercise:
 def defined_names(code: str) -> list[str]:
     """The names a cell binds at its top level (assignments, def, class), in order; [] if it does not parse."""
     try:
-        tree = ast.parse(_without_magics(code))
+        tree = _parse(_without_magics(code))
     except SyntaxError:
         return []
     names: list[str] = []
@@ -141,7 +150,7 @@ def touched_names(tree: ast.Module) -> set[str]:
 def bound_and_used(code: str) -> tuple[set[str], set[str]]:
     """The names a cell binds at its top level (imports, loops and with-blocks included) or may change (see
     touched_names; module names aside), and every name it reads anywhere (function bodies included)."""
-    tree = ast.parse(_without_magics(code))
+    tree = _parse(_without_magics(code))
     modules = {(a.asname or a.name).split(".")[0] for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom))
                for a in n.names}
     bound, used = set(defined_names(code)), set()
@@ -154,7 +163,8 @@ def bound_and_used(code: str) -> tuple[set[str], set[str]]:
                 bound.add(sub.id)
             elif isinstance(sub, ast.alias):
                 bound.add((sub.asname or sub.name).split(".")[0])
-    tables = [symtable.symtable(_without_magics(code), "<cell>", "exec")]
+    with PARSE:
+        tables = [symtable.symtable(_without_magics(code), "<cell>", "exec")]
     while tables:
         table = tables.pop()
         tables.extend(table.get_children())

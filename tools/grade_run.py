@@ -9,13 +9,16 @@ kernel is gone, the grader asks it to connect to the judge's socket in its conne
 from __future__ import annotations
 
 import json
+import os
+import re
 import shutil
 import signal
 import socket
+import stat
 import sys
 import tempfile
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import nbformat
@@ -42,13 +45,94 @@ class Stop:
     code: int | None = None
 
 
-def kernel_folder() -> Path:
+SCRATCH_PREFIX = "book-grade-"
+
+
+@dataclass
+class Scratch:
+    """A grading run's one temporary folder, book-grade-<the grader's pid>-XXXX under TMPDIR: the zips unpacked
+    (unzip/), the kernel's read-only folder (kernel/), one folder per running submission; and the files every
+    kernel's home starts with. The grader removes it at the end whatever happened (remove_tree: read-only
+    folders too); a grader killed outright (SIGKILL) leaves it, and the next grading run removes it
+    (sweep_stale)."""
+
+    folder: Path
+    home_files: dict[str, bytes] = field(default_factory=dict)
+
+    @property
+    def kernel_dir(self) -> Path:
+        return self.folder / "kernel"
+
+
+def scratch_folder() -> Scratch:
+    sweep_stale()
+    scratch = Scratch(Path(tempfile.mkdtemp(prefix=f"{SCRATCH_PREFIX}{os.getpid()}-")))
+    kernel_folder(scratch.kernel_dir)
+    return scratch
+
+
+def kernel_folder(folder: Path) -> Path:
     """A read-only folder holding the one file of the book the kernel runs: a copy of tools/grade_kernel.py."""
-    folder = Path(tempfile.mkdtemp(prefix="book-grade-kernel-"))
+    folder.mkdir()
     shutil.copy2(Path(__file__).with_name("grade_kernel.py"), folder / "grade_kernel.py")
     (folder / "grade_kernel.py").chmod(0o444)
     folder.chmod(0o555)
     return folder
+
+
+def remove_tree(path: Path) -> None:
+    """Remove a folder and all it holds, also where modes forbid it to its owner: the kernel's read-only folder,
+    or a folder a submission made read-only or unreadable in its home. Symbolic links are removed, never
+    followed."""
+    stack = [Path(path)]
+    while stack:
+        folder = stack.pop()
+        try:
+            if not stat.S_ISDIR(os.lstat(folder).st_mode):
+                continue
+            os.chmod(folder, 0o700)
+            stack += [Path(e.path) for e in os.scandir(folder) if e.is_dir(follow_symlinks=False)]
+        except OSError:
+            continue
+    shutil.rmtree(path, ignore_errors=True)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # another user's process: alive
+        return True
+    return True
+
+
+def sweep_stale() -> None:
+    """Remove the folders of grading runs whose grader is gone without removing them (killed with SIGKILL, the
+    machine stopped): this user's book-grade-<pid>-* folders under TMPDIR whose process no longer runs."""
+    for folder in Path(tempfile.gettempdir()).glob(f"{SCRATCH_PREFIX}*-*"):
+        owner = re.fullmatch(rf"{SCRATCH_PREFIX}(\d+)-\w+", folder.name)
+        try:
+            mine = folder.lstat().st_uid == os.getuid() and stat.S_ISDIR(folder.lstat().st_mode)
+        except OSError:
+            continue
+        if owner and mine and not _alive(int(owner[1])):
+            remove_tree(folder)
+
+
+def _manager_class():
+    """jupyter_client's kernel manager, but one that shuts a kernel down without interrupting it first: the
+    interrupt reached the kernel's last request still running (the judge's serve(), or a student's loop) and
+    ipykernel logged "KeyboardInterrupt caught in kernel." for every submission; the kernel is killed anyway."""
+    from jupyter_client.manager import AsyncKernelManager
+
+    class KernelManager(AsyncKernelManager):
+        async def _async_interrupt_kernel(self) -> None:
+            if self.shutting_down:
+                return
+            await super()._async_interrupt_kernel()
+
+    return KernelManager
 
 
 def _plain(text) -> str:
@@ -75,21 +159,24 @@ def _exit_stop(km, index: int) -> Stop:
     return Stop(index, "exited", "", code)
 
 
-def run(cells: list, skip: set[int], limits: Limits, kernel_dir: Path, judge) -> tuple[Stop | None, object]:
+def run(cells: list, skip: set[int], limits: Limits, scratch: Scratch, judge) -> tuple[Stop | None, object]:
     """Run the submission's code cells (all but the indices in skip), then call judge(endpoint or None, stop)
     and return (stop, what judge returned). endpoint is None when the kernel cannot be questioned."""
     from jupyter_client.kernelspec import KernelSpecManager
-    from jupyter_client.manager import AsyncKernelManager
     from jupyter_core.utils import run_sync
     from nbclient import NotebookClient
     from nbclient.exceptions import CellExecutionError, CellTimeoutError, DeadKernelError
 
     from tools.notebooks import wait_in_slices
 
-    work = Path(tempfile.mkdtemp(prefix="book-grade-"))
+    kernel_dir = scratch.kernel_dir
+    work = Path(tempfile.mkdtemp(prefix="submission-", dir=scratch.folder))
     home, connection, specs = work / "home", work / "conn", work / "kernels"
     for folder in (home, connection):
         folder.mkdir()
+    for name, data in scratch.home_files.items():
+        (home / name).parent.mkdir(parents=True, exist_ok=True)
+        (home / name).write_bytes(data)
     env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "PYTHONPATH": str(kernel_dir), "BOOK_GRADE_MEMORY_MB": str(limits.memory_mb),
            "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1", "MPLBACKEND": "agg", "LANG": "C.UTF-8",
            "PYTHONHASHSEED": "0", "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "PYTHONDONTWRITEBYTECODE": "1"}
@@ -103,7 +190,7 @@ def run(cells: list, skip: set[int], limits: Limits, kernel_dir: Path, judge) ->
     (specs / "book-graded" / "kernel.json").write_text(json.dumps(
         {"argv": argv, "display_name": "graded submission", "language": "python", "interrupt_mode": "message"}),
         encoding="utf-8")
-    km = AsyncKernelManager(kernel_name="book-graded", kernel_spec_manager=KernelSpecManager(kernel_dirs=[str(specs)]),
+    km = _manager_class()(kernel_name="book-graded", kernel_spec_manager=KernelSpecManager(kernel_dirs=[str(specs)]),
                        transport="ipc", ip=str(connection / "kernel"), connection_file=str(connection / "kernel.json"))
     nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c.source) if c.cell_type == "code" and i not in skip
                                          else nbformat.v4.new_raw_cell("") for i, c in enumerate(cells)])
@@ -156,7 +243,7 @@ def run(cells: list, skip: set[int], limits: Limits, kernel_dir: Path, judge) ->
                 run_sync(km.shutdown_kernel)(now=True)
         except Exception:
             pass
-        shutil.rmtree(work, ignore_errors=True)
+        remove_tree(work)
     if judge_error is not None:
         raise judge_error
     return stop, result

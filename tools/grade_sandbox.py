@@ -2,7 +2,8 @@
 
 Inside, the kernel sees: /usr and a few files of /etc the dynamic linker and fonts need, read-only; the virtual
 environment and the Python it was made from, read-only; a copy of tools/grade_kernel.py (the only file of the
-book it runs), read-only; an empty private home that is also its working folder; an empty private /tmp; and its
+book it runs), read-only; a private home that is also its working folder (empty but for matplotlib's list of the
+fonts, made by the grader: warm_bytecode); an empty private /tmp; and its
 own connection folder (the Unix sockets the grader talks to it through), which is the only way out.
 It does not see the repository, the instructor's home, the submissions folder, the grades, other kernels, or
 any other file. It has no network of any kind (its own network namespace: no TCP, no abstract Unix sockets),
@@ -85,16 +86,23 @@ def available() -> str | None:
     return None
 
 
-def warm_bytecode(sources: list[str]) -> None:
-    """Compile, outside the sandbox, the modules a submission's kernel will import, into the venv's __pycache__.
+_warmed: dict[str, dict[str, bytes]] = {}
+
+
+def warm_bytecode(sources: list[str], scratch: Path) -> dict[str, bytes]:
+    """Compile, outside the sandbox, the modules a submission's kernel will import, into the venv's __pycache__;
+    return the files every kernel's home gets (matplotlib's font list, made on the way).
 
     Inside, the venv is read-only: a module without its compiled form there is compiled again in every kernel
     (make's set-up installs with --no-compile), about 2.5 s of CPU for torch and the kernel's own modules each
     time, so 4 minutes over a class of 100. The import statements are the chapter's own (its code cells, the
-    book's code, never a submission's), run once here in the grader's own Python."""
+    book's code, never a submission's), run once here in the grader's own Python (once per process: a second
+    grading run in the same process finds them compiled). Matplotlib's list of the system's fonts is made once
+    here too, from the same fonts the sandbox shows (/usr and the venv, at the same paths): in an empty home,
+    every kernel would run fc-list and build it again."""
     import ast
 
-    imports = ["import ipykernel.kernelapp", "import IPython", "import safetensors.torch"]
+    imports = ["import ipykernel.kernelapp", "import IPython", "import safetensors.torch", "import matplotlib.font_manager"]
     for source in sources:
         try:
             tree = ast.parse(source)
@@ -102,5 +110,10 @@ def warm_bytecode(sources: list[str]) -> None:
             continue
         imports += [ast.unparse(node) for node in tree.body if isinstance(node, (ast.Import, ast.ImportFrom))]
     script = "\n".join(f"try:\n    {line}\nexcept Exception:\n    pass" for line in dict.fromkeys(imports))
-    subprocess.run([sys.executable, "-c", script], capture_output=True, timeout=300,
-                   env={**os.environ, "MPLBACKEND": "Agg"})
+    if script not in _warmed:
+        config = scratch / "matplotlib"  # in the grading run's folder (removed with it)
+        config.mkdir(exist_ok=True)
+        subprocess.run([sys.executable, "-c", script], capture_output=True, timeout=300,
+                       env={**os.environ, "MPLBACKEND": "Agg", "MPLCONFIGDIR": str(config)})
+        _warmed[script] = {f".matplotlib/{p.name}": p.read_bytes() for p in config.glob("fontlist-*.json")}
+    return _warmed[script]
