@@ -232,6 +232,40 @@ def _sections(reader, headings: list[str], anchors: list[str]) -> list[tuple[str
     return found
 
 
+def _read(pdf: bytes):
+    """A printed chapter, read once for its handout and both editions. Its fonts' long arrays of numbers and names
+    (the glyph widths and encodings of the Type3 fonts Chromium makes of the Korean glyphs, some 30,000 numbers a
+    chapter) are shared by the copies pypdf makes for each book rather than copied item by item, which took most
+    of the time of putting the books together: those items never change."""
+    from pypdf import PdfReader
+    from pypdf.generic import ArrayObject, DictionaryObject, FloatObject, NameObject, NumberObject
+
+    class SharedArray(ArrayObject):
+        def clone(self, pdf_dest, force_duplicate=False, ignore_fields=()):
+            return SharedArray(self)
+
+    def share(owner, key: str) -> None:
+        value = owner.raw_get(key) if key in owner else None
+        if type(value) is ArrayObject and all(type(x) in (NumberObject, FloatObject, NameObject) for x in value):
+            owner[NameObject(key)] = SharedArray(value)
+
+    reader = PdfReader(io.BytesIO(pdf))
+    seen = set()
+    for page in reader.pages:
+        for ref in ((page.get("/Resources") or {}).get("/Font") or {}).values():
+            if ref.idnum in seen:
+                continue
+            seen.add(ref.idnum)
+            font = ref.get_object()
+            for key in ("/Widths", "/FontMatrix", "/FontBBox"):
+                share(font, key)
+            if isinstance(encoding := font.get("/Encoding"), DictionaryObject):
+                share(encoding, "/Differences")
+            for descendant in font.get("/DescendantFonts") or []:
+                share(descendant.get_object(), "/W")
+    return reader
+
+
 class Numbers:
     """Page numbers, stamped without touching a page's own content: a Form XObject per number, made once from
     a printed page of numbers (the n-th page shows n) and shared by every page that shows it; a page gets two
@@ -323,7 +357,6 @@ def build(html_dir: Path = HTML, out: Path = OUT) -> dict:
 def _build_language(lang: str, html_dir: Path, out: Path, today: str) -> dict:
     """One language's chapter handouts and its two editions (with and without the solutions)."""
     from playwright.sync_api import sync_playwright
-    from pypdf import PdfReader
 
     info = book_links()
     site = info["site"]
@@ -342,7 +375,7 @@ def _build_language(lang: str, html_dir: Path, out: Path, today: str) -> dict:
             line = (f'<a href="{site}{lang}/{chapter.stem}.html">{words["read"]}</a> · '
                     f'<a href="{colab}">{words["notebook"]}</a> · <a href="{student}">{words["student_nb"]}</a>')
             pdf, found = printer.chapter(page, site, lang, words, line)
-            reader = PdfReader(io.BytesIO(pdf))  # read once, put into the handout and both editions
+            reader = _read(pdf)
             sections = _sections(reader, found["sections"], found["anchors"])
             printed.append((chapter.stem, found["title"], reader, sections, found["solutions"]))
             report["chapters"][f"{lang}/{chapter.stem}"] = {
@@ -352,7 +385,7 @@ def _build_language(lang: str, html_dir: Path, out: Path, today: str) -> dict:
         appendix = "".join(
             f'<h1>{words["chapter_solutions"].format(n=int(stem[:2]))}: {title}</h1>{"".join(sols)}'
             for stem, title, _, _, sols in printed)
-        solutions = PdfReader(io.BytesIO(_print_appendix(printer, browser, html_dir, lang, words["solutions"], appendix)))
+        solutions = _read(_print_appendix(printer, browser, html_dir, lang, words["solutions"], appendix))
         # one printing of the numbers serves every book: the longest, the full edition, counts to the last
         numbers = Numbers(_number_pages(printer, sum(len(r.pages) for _, _, r, _, _ in printed) + len(solutions.pages)))
         for stem, title, reader, sections, _ in printed:
