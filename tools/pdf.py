@@ -207,11 +207,12 @@ class Printer:
             page.close()
 
 
-def _sections(reader, headings: list[str], anchors: list[str]) -> list[tuple[str, int]]:
-    """(heading, page index) for the chapter's sections, in order: the page of the named destination Chromium
-    wrote at each heading (PREPARE_JS makes each heading a link target). Chromium makes bookmarks from headings
-    only in a tagged PDF, which was three times the size; reading the text layer for the headings took most of
-    the build. The destinations are then taken out: the book's bookmarks point at the pages themselves."""
+def _sections(reader, headings: list[str], anchors: list[str]) -> list[tuple[str, int, float]]:
+    """(heading, page index, height on the page) for the chapter's sections, in order: where Chromium wrote the
+    named destination of each heading (PREPARE_JS makes each heading a link target). Chromium makes bookmarks
+    from headings only in a tagged PDF, which was three times the size; reading the text layer for the headings
+    took most of the build, and found a heading's words in the prose before it. The destinations are then taken
+    out: each chapter has the same names, and the book's bookmarks point at the headings themselves."""
     from pypdf.generic import DictionaryObject, NameObject
 
     root = reader.root_object
@@ -225,7 +226,7 @@ def _sections(reader, headings: list[str], anchors: list[str]) -> list[tuple[str
         page = pages[dest.get_object()[0].idnum]
         if page < start:
             raise RuntimeError(f"the section {heading!r} is printed before the one above it")
-        found.append((" ".join(heading.split()), page))
+        found.append((" ".join(heading.split()), page, float(dest.get_object()[3])))
         start = page
     for key in ("/Dests", "/Names"):  # not carried into the book, where every chapter has the same names
         root.pop(NameObject(key), None)
@@ -381,7 +382,7 @@ def _build_language(lang: str, html_dir: Path, out: Path, today: str) -> dict:
             report["chapters"][f"{lang}/{chapter.stem}"] = {
                 "title": found["title"], "pages": len(reader.pages), "figures": found["figures"],
                 "code_blocks": found["code_blocks"], "too_wide": found["too_wide"],
-                "sections": [t for t, _ in sections], "solutions": len(found["solutions"])}
+                "sections": [t for t, *_ in sections], "solutions": len(found["solutions"])}
         appendix = "".join(
             f'<h1>{words["chapter_solutions"].format(n=int(stem[:2]))}: {title}</h1>{"".join(sols)}'
             for stem, title, _, _, sols in printed)
@@ -439,13 +440,14 @@ def _assemble(printer: Printer, numbers: Numbers, parts: list[tuple[str, object,
     """cover + contents + parts (title, PdfReader, sections), continuous page numbers (none on cover and
     contents) and bookmarks; returns the number of pages."""
     from pypdf import PdfReader, PdfWriter
+    from pypdf.generic import Fit
 
     writer = PdfWriter()
     if cover is not None:  # the contents' numbers are known before it is printed: they count from the first chapter
         entries, page_no = [], 1
         for t, reader, sections in parts:
             entries.append((t, page_no, 0))
-            entries += [(s, page_no + p, 1) for s, p in sections]
+            entries += [(s, page_no + p, 1) for s, p, _ in sections]
             page_no += len(reader.pages)
         front = PdfReader(io.BytesIO(printer.html(
             _page(SIMPLE_CSS, cover + _toc(entries, WORDS[lang]["contents"]), lang, title))))
@@ -456,8 +458,8 @@ def _assemble(printer: Printer, numbers: Numbers, parts: list[tuple[str, object,
         first = len(writer.pages)
         writer.append(reader, import_outline=False)
         parent = writer.add_outline_item(title=t, page_number=first)
-        for s, p in sections:
-            writer.add_outline_item(title=s, page_number=first + p, parent=parent)
+        for s, p, top in sections:
+            writer.add_outline_item(title=s, page_number=first + p, parent=parent, fit=Fit.xyz(top=top))
     numbers.stamp(writer, offset)
     writer.compress_identical_objects(remove_duplicates=True, remove_unreferenced=True)
     writer.add_metadata({"/Title": title, "/Lang": lang})
