@@ -119,7 +119,7 @@ PREPARE_JS = """
   const sections = headings.map(text);
   // each heading a link target, so Chromium writes a named destination at it: its page (_sections)
   const anchors = headings.map((h, i) => {
-    if (!h.id) h.id = 'book-pdf-section-' + i;
+    if (!h.id || document.querySelectorAll('#' + CSS.escape(h.id)).length > 1) h.id = 'book-pdf-section-' + i;
     const link = document.createElement('a');
     link.href = '#' + h.id;
     link.style.display = 'none';
