@@ -115,11 +115,21 @@ PREPARE_JS = """
     copy.querySelectorAll('.katex-mathml, .headerlink').forEach(e => e.remove());
     return copy.textContent.replace(/#/g, '').trim();
   };
-  const sections = [...article.querySelectorAll('h2')].filter(shown).map(text);
+  const headings = [...article.querySelectorAll('h2')].filter(shown);
+  const sections = headings.map(text);
+  // each heading a link target, so Chromium writes a named destination at it: its page (_sections)
+  const anchors = headings.map((h, i) => {
+    if (!h.id || document.querySelectorAll('#' + CSS.escape(h.id)).length > 1) h.id = 'book-pdf-section-' + i;
+    const link = document.createElement('a');
+    link.href = '#' + h.id;
+    link.style.display = 'none';
+    article.append(link);
+    return h.id;
+  });
   const title = text(article.querySelector('h1') || document.createElement('h1'));
   const pres = [...article.querySelectorAll('.cell_input pre')].filter(p => p.offsetParent !== null);
   const wide = pres.filter(p => p.scrollWidth > p.clientWidth + 1).map(p => p.textContent.split('\\n').find(l => l.length > 60) || '');
-  return {solutions, figures, sections, title, code_blocks: pres.length, too_wide: wide};
+  return {solutions, figures, sections, anchors, title, code_blocks: pres.length, too_wide: wide};
 }
 """
 
@@ -179,9 +189,11 @@ class Printer:
         page = self.browser.new_page(viewport={"width": 794, "height": 1123})
         try:
             page.goto(path.as_uri(), wait_until="load")
-            page.wait_for_timeout(300)  # the explorers draw their default figure after load
+            # no waiting after load: an explorer's first figure is in the page's HTML (tools/site.py, explorer_html),
+            # its script only enables the controls; a wait of 300 ms printed the same bytes
             page.add_style_tag(content=PRINT_CSS)
             page.emulate_media(media="print")
+            page.evaluate("document.fonts.ready.then(() => null)")  # the print sizes' glyphs, if any came late
             found = page.evaluate(PREPARE_JS, [site, path.as_uri(), words["explorer"], link_line])
             title = found["title"] or page.title()
             page.evaluate("t => { document.title = t; }", title)
@@ -195,30 +207,119 @@ class Printer:
             page.close()
 
 
-def _sections(reader, headings: list[str]) -> list[tuple[str, int]]:
-    """(heading, page index) for the chapter's sections, in order: the first page from the previous section's on
-    whose text holds the heading. (Chromium makes bookmarks from headings only in a tagged PDF, which was three
-    times the size; finding each heading in the text layer gives the same pages.)"""
-    import re
-    import unicodedata
+def _sections(reader, headings: list[str], anchors: list[str]) -> list[tuple[str, int, float]]:
+    """(heading, page index, height on the page) for the chapter's sections, in order: where Chromium wrote the
+    named destination of each heading (PREPARE_JS makes each heading a link target). Chromium makes bookmarks
+    from headings only in a tagged PDF, which was three times the size; reading the text layer for the headings
+    took most of the build, and found a heading's words in the prose before it. The destinations are then taken
+    out: each chapter has the same names, and the book's bookmarks point at the headings themselves."""
+    from pypdf.generic import DictionaryObject, NameObject
 
-    def squeeze(text: str) -> str:  # letters and digits only: the text layer spaces code differently, and
-        return re.sub(r"[\W_]+", "", unicodedata.normalize("NFKC", text)).lower()  # writes "ff" as one ligature
-
-    pages = [squeeze(page.extract_text() or "") for page in reader.pages]
+    root = reader.root_object
+    dests = root.get("/Dests", DictionaryObject()).get_object()  # Chromium's: name -> [page, /XYZ, left, top, zoom]
+    pages = {page.indirect_reference.idnum: i for i, page in enumerate(reader.pages)}
     found, start = [], 0
-    for heading in headings:
-        key = squeeze(heading)
-        page = next((i for i in range(start, len(pages)) if key in pages[i]), None)
-        if page is None:
-            raise RuntimeError(f"the section {heading!r} is not in the printed text")
-        found.append((" ".join(heading.split()), page))
+    for heading, anchor in zip(headings, anchors, strict=True):
+        dest = dests.get(f"/{anchor}")
+        if dest is None:
+            raise RuntimeError(f"the section {heading!r} has no place in the printed chapter")
+        page = pages[dest.get_object()[0].idnum]
+        if page < start:
+            raise RuntimeError(f"the section {heading!r} is printed before the one above it")
+        found.append((" ".join(heading.split()), page, float(dest.get_object()[3])))
         start = page
+    for key in ("/Dests", "/Names"):  # not carried into the book, where every chapter has the same names
+        root.pop(NameObject(key), None)
     return found
 
 
+def _read(pdf: bytes):
+    """A printed chapter, read once for its handout and both editions. Its fonts' long arrays of numbers and names
+    (the glyph widths and encodings of the Type3 fonts Chromium makes of the Korean glyphs, some 30,000 numbers a
+    chapter) are shared by the copies pypdf makes for each book rather than copied item by item, which took most
+    of the time of putting the books together: those items never change."""
+    from pypdf import PdfReader
+    from pypdf.generic import ArrayObject, DictionaryObject, FloatObject, NameObject, NumberObject
+
+    class SharedArray(ArrayObject):
+        def clone(self, pdf_dest, force_duplicate=False, ignore_fields=()):
+            return SharedArray(self)
+
+    def share(owner, key: str) -> None:
+        value = owner.raw_get(key) if key in owner else None
+        if type(value) is ArrayObject and all(type(x) in (NumberObject, FloatObject, NameObject) for x in value):
+            owner[NameObject(key)] = SharedArray(value)
+
+    reader = PdfReader(io.BytesIO(pdf))
+    seen = set()
+    for page in reader.pages:
+        for ref in ((page.get("/Resources") or {}).get("/Font") or {}).values():
+            if ref.idnum in seen:
+                continue
+            seen.add(ref.idnum)
+            font = ref.get_object()
+            for key in ("/Widths", "/FontMatrix", "/FontBBox"):
+                share(font, key)
+            if isinstance(encoding := font.get("/Encoding"), DictionaryObject):
+                share(encoding, "/Differences")
+            for descendant in font.get("/DescendantFonts") or []:
+                share(descendant.get_object(), "/W")
+    return reader
+
+
+class Numbers:
+    """Page numbers, stamped without touching a page's own content: a Form XObject per number, made once from
+    a printed page of numbers (the n-th page shows n) and shared by every page that shows it; a page gets two
+    small content streams around its own (q ... Q, then the number drawn) and the XObject in its resources."""
+
+    NAME = "/BookPageNumber"
+
+    def __init__(self, pdf: bytes):
+        from pypdf import PdfReader, PdfWriter
+
+        self.reader = PdfReader(io.BytesIO(pdf))
+        self.holder = PdfWriter()  # the forms live here as indirect objects, cloned into each book once
+        self.forms: dict[int, object] = {}
+
+    def form(self, number: int):
+        from pypdf.generic import ArrayObject, FloatObject, NameObject, StreamObject
+
+        if number not in self.forms:
+            if number > len(self.reader.pages):
+                raise RuntimeError(f"page {number}: the page numbers were printed for {len(self.reader.pages)} pages")
+            page = self.reader.pages[number - 1]
+            form = StreamObject()
+            form.set_data(page.get_contents().get_data())
+            form.update({NameObject("/Type"): NameObject("/XObject"), NameObject("/Subtype"): NameObject("/Form"),
+                         NameObject("/BBox"): ArrayObject(FloatObject(v) for v in page.mediabox),
+                         NameObject("/Resources"): page["/Resources"]})
+            form = form.flate_encode(level=6)
+            self.forms[number] = self.holder._add_object(form)
+        return self.forms[number]
+
+    def stamp(self, writer, first: int) -> None:
+        """Number writer's pages from `first` (a page index) on: 1, 2, ..."""
+        from pypdf.generic import ArrayObject, DecodedStreamObject, DictionaryObject, NameObject
+
+        def stream(data: bytes):
+            obj = DecodedStreamObject()
+            obj.set_data(data)
+            return writer._add_object(obj)
+
+        push, draw = stream(b"q\n"), stream(f"\nQ\nq {self.NAME} Do Q\n".encode())
+        for number, page in enumerate(writer.pages[first:], start=1):
+            resources = DictionaryObject(page["/Resources"])
+            xobjects = DictionaryObject(resources.get("/XObject", DictionaryObject()).get_object())
+            xobjects[NameObject(self.NAME)] = self.form(number).clone(writer)
+            resources[NameObject("/XObject")] = xobjects
+            page[NameObject("/Resources")] = resources
+            contents = page.raw_get("/Contents")
+            own = list(contents.get_object()) if isinstance(contents.get_object(), ArrayObject) else [contents]
+            page[NameObject("/Contents")] = ArrayObject([push, *own, draw])
+
+
 def _number_pages(printer: Printer, count: int) -> bytes:
-    """An overlay of `count` pages, each with its page number (from 1) at the bottom."""
+    """`count` pages, each with its page number (from 1) at the bottom."""
     body = "".join(f"<div><span>{i + 1}</span></div>" for i in range(count))
     return printer.html(_page(SIMPLE_CSS, f'<div class="numbers">{body}</div>', "en", "numbers"))
 
@@ -257,7 +358,6 @@ def build(html_dir: Path = HTML, out: Path = OUT) -> dict:
 def _build_language(lang: str, html_dir: Path, out: Path, today: str) -> dict:
     """One language's chapter handouts and its two editions (with and without the solutions)."""
     from playwright.sync_api import sync_playwright
-    from pypdf import PdfReader
 
     info = book_links()
     site = info["site"]
@@ -267,7 +367,7 @@ def _build_language(lang: str, html_dir: Path, out: Path, today: str) -> dict:
         printer = Printer(browser)
         words = WORDS[lang]
         (out / lang).mkdir(exist_ok=True)
-        printed = []  # (stem, title, pdf bytes, sections, solutions html)
+        printed = []  # (stem, title, reader, sections, solutions html)
         for path in chapters():
             chapter = parse(path)
             page = html_dir / lang / f"{chapter.stem}.html"
@@ -276,27 +376,29 @@ def _build_language(lang: str, html_dir: Path, out: Path, today: str) -> dict:
             line = (f'<a href="{site}{lang}/{chapter.stem}.html">{words["read"]}</a> · '
                     f'<a href="{colab}">{words["notebook"]}</a> · <a href="{student}">{words["student_nb"]}</a>')
             pdf, found = printer.chapter(page, site, lang, words, line)
-            reader = PdfReader(io.BytesIO(pdf))
-            sections = _sections(reader, found["sections"])
-            printed.append((chapter.stem, found["title"], pdf, sections, found["solutions"]))
+            reader = _read(pdf)
+            sections = _sections(reader, found["sections"], found["anchors"])
+            printed.append((chapter.stem, found["title"], reader, sections, found["solutions"]))
             report["chapters"][f"{lang}/{chapter.stem}"] = {
                 "title": found["title"], "pages": len(reader.pages), "figures": found["figures"],
                 "code_blocks": found["code_blocks"], "too_wide": found["too_wide"],
-                "sections": [t for t, _ in sections], "solutions": len(found["solutions"])}
-            handout = out / lang / f"{chapter.stem}.pdf"
-            _assemble(printer, [(found["title"], pdf, sections)], handout, found["title"], lang, cover=None)
+                "sections": [t for t, *_ in sections], "solutions": len(found["solutions"])}
         appendix = "".join(
             f'<h1>{words["chapter_solutions"].format(n=int(stem[:2]))}: {title}</h1>{"".join(sols)}'
             for stem, title, _, _, sols in printed)
-        solutions_pdf = _print_appendix(printer, browser, html_dir, lang, words["solutions"], appendix)
+        solutions = _read(_print_appendix(printer, browser, html_dir, lang, words["solutions"], appendix))
+        # one printing of the numbers serves every book: the longest, the full edition, counts to the last
+        numbers = Numbers(_number_pages(printer, sum(len(r.pages) for _, _, r, _, _ in printed) + len(solutions.pages)))
+        for stem, title, reader, sections, _ in printed:
+            _assemble(printer, numbers, [(title, reader, sections)], out / lang / f"{stem}.pdf", title, lang, cover=None)
         for edition, with_solutions in (("", True), ("-student", False)):
             name = out / f"attention-step-by-step-{lang}{edition}.pdf"
             cover = _cover(info, lang, words, with_solutions, today)
-            parts = [(title, pdf, sections) for _, title, pdf, sections, _ in printed]
+            parts = [(title, reader, sections) for _, title, reader, sections, _ in printed]
             if with_solutions:
-                parts.append((words["solutions"], solutions_pdf, []))
-            _assemble(printer, parts, name, info["titles"][lang], lang, cover=cover)
-            report["editions"][name.name] = {"pages": len(PdfReader(name).pages), "bytes": name.stat().st_size}
+                parts.append((words["solutions"], solutions, []))
+            pages = _assemble(printer, numbers, parts, name, info["titles"][lang], lang, cover=cover)
+            report["editions"][name.name] = {"pages": pages, "bytes": name.stat().st_size}
         browser.close()
     return report
 
@@ -333,53 +435,38 @@ def _toc(entries: list[tuple[str, int, int]], title: str) -> str:
     return f'<div class="sheet toc"><h1>{title}</h1><ol>{items}</ol></div>'
 
 
-def _assemble(printer: Printer, parts: list[tuple[str, bytes, list]], target: Path, title: str, lang: str,
-              cover: str | None) -> None:
-    """cover + contents + parts, continuous page numbers (none on cover and contents) and bookmarks."""
+def _assemble(printer: Printer, numbers: Numbers, parts: list[tuple[str, object, list]], target: Path, title: str,
+              lang: str, cover: str | None) -> int:
+    """cover + contents + parts (title, PdfReader, sections), continuous page numbers (none on cover and
+    contents) and bookmarks; returns the number of pages."""
     from pypdf import PdfReader, PdfWriter
+    from pypdf.generic import Fit
 
-    readers = [(t, PdfReader(io.BytesIO(pdf)), sections) for t, pdf, sections in parts]
-    front_html = ""
-    entries_for = None
-    front_pages = 0
-    if cover is not None:
-        # the contents' page count does not depend on its numbers: print once with placeholders, then for real
-        placeholder = []
-        for t, _, sections in readers:
-            placeholder.append((t, 888, 0))
-            placeholder += [(s, 888, 1) for s, _ in sections]
-        front = printer.html(_page(SIMPLE_CSS, cover + _toc(placeholder, WORDS[lang]["contents"]), lang, title))
-        front_pages = len(PdfReader(io.BytesIO(front)).pages)
-        entries_for, page_no = [], 1
-        for t, reader, sections in readers:
-            entries_for.append((t, page_no, 0))
-            entries_for += [(s, page_no + p, 1) for s, p in sections]
-            page_no += len(reader.pages)
-        front_html = cover + _toc(entries_for, WORDS[lang]["contents"])
     writer = PdfWriter()
-    if cover is not None:
-        front = printer.html(_page(SIMPLE_CSS, front_html, lang, title))
-        front_reader = PdfReader(io.BytesIO(front))
-        assert len(front_reader.pages) == front_pages, "the contents changed length between its two printings"
-        writer.append(front_reader, import_outline=False)
-        writer.add_outline_item(title=WORDS[lang]["contents"], page_number=1 if front_pages > 1 else 0)
+    if cover is not None:  # the contents' numbers are known before it is printed: they count from the first chapter
+        entries, page_no = [], 1
+        for t, reader, sections in parts:
+            entries.append((t, page_no, 0))
+            entries += [(s, page_no + p, 1) for s, p, _ in sections]
+            page_no += len(reader.pages)
+        front = PdfReader(io.BytesIO(printer.html(
+            _page(SIMPLE_CSS, cover + _toc(entries, WORDS[lang]["contents"]), lang, title))))
+        writer.append(front, import_outline=False)
+        writer.add_outline_item(title=WORDS[lang]["contents"], page_number=1 if len(front.pages) > 1 else 0)
     offset = len(writer.pages)
-    for t, reader, sections in readers:
+    for t, reader, sections in parts:
         first = len(writer.pages)
         writer.append(reader, import_outline=False)
         parent = writer.add_outline_item(title=t, page_number=first)
-        for s, p in sections:
-            writer.add_outline_item(title=s, page_number=first + p, parent=parent)
-    body = len(writer.pages) - offset
-    numbers = PdfReader(io.BytesIO(_number_pages(printer, body)))
-    for i in range(body):
-        writer.pages[offset + i].merge_page(numbers.pages[i])
-        writer.pages[offset + i].compress_content_streams(level=6)  # merging leaves the content uncompressed
+        for s, p, top in sections:
+            writer.add_outline_item(title=s, page_number=first + p, parent=parent, fit=Fit.xyz(top=top))
+    numbers.stamp(writer, offset)
     writer.compress_identical_objects(remove_duplicates=True, remove_unreferenced=True)
     writer.add_metadata({"/Title": title, "/Lang": lang})
     writer.page_mode = "/UseOutlines"
     with target.open("wb") as f:
         writer.write(f)
+    return len(writer.pages)
 
 
 def main(argv: list[str] | None = None) -> int:
