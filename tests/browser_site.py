@@ -686,6 +686,16 @@ class Visitor:
         page.add_init_script("performance.setResourceTimingBufferSize(2000); try { sessionStorage.clear(); } catch (e) {}")
         return page
 
+    def tab(self):
+        """A tab for a test of its own (a search, a click on the twin link), in front (as a new tab would be:
+        chromium slows a background tab's timers and animation frames): give it back with `release`."""
+        page = self._tab()
+        page.bring_to_front()
+        return page
+
+    def release(self, page) -> None:
+        self._close(page)
+
     def _close(self, page) -> None:
         """The page's visit is over: its tab, emptied and back at desktop size, waits for the next page."""
         self.open.pop(page, None)

@@ -266,28 +266,35 @@ MATH_PAGES = [rel for rel in CHAPTERS if (SITE / rel).is_file() and 'class="kate
               and (rel.startswith("ko/") or rel == "en/05_scaled_dot_product.html")] or ["(no page with math)"]
 
 
+@pytest.fixture(scope="module")
+def slow_tab(visitor):
+    """One tab at 390 px with its CPU slowed 4x (Chrome DevTools' throttling) and the watchers installed before
+    each page's own scripts, for the pages with math one after the other, as a reader goes from chapter to
+    chapter (a new tab per page started a renderer each time; the cache stays off, the context's)."""
+    page = visitor.context.new_page()
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Emulation.setCPUThrottlingRate", {"rate": 4})
+    page.add_init_script(TEX_WATCH)
+    page.add_init_script("window.__shifts = []; new PerformanceObserver(l => { for (const e of l.getEntries()) "
+                         "window.__shifts.push({value: e.value, math: e.sources.some(s => s.node && s.node.closest && "
+                         "s.node.closest('.katex'))}); }).observe({type: 'layout-shift', buffered: true});")
+    page.set_viewport_size({"width": 390, "height": 844})
+    yield page
+    page.close()
+
+
 @pytest.mark.parametrize("rel", MATH_PAGES)
-def test_no_raw_tex_at_any_moment_on_a_slow_cpu(visitor, rel):
+def test_no_raw_tex_at_any_moment_on_a_slow_cpu(visitor, slow_tab, rel):
     """With the CPU slowed 4x (Chrome DevTools' throttling), from the first frame to 1 s after `load`, no
     frame shows TeX source, and math moves nothing once it is drawn (no layout shift caused by it)."""
     if rel not in PAGES:
         pytest.fail(f"{rel} is not in the site")
-    page = visitor.context.new_page()
-    try:
-        cdp = page.context.new_cdp_session(page)
-        cdp.send("Emulation.setCPUThrottlingRate", {"rate": 4})
-        page.add_init_script(TEX_WATCH)
-        page.add_init_script("window.__shifts = []; new PerformanceObserver(l => { for (const e of l.getEntries()) "
-                             "window.__shifts.push({value: e.value, math: e.sources.some(s => s.node && s.node.closest && "
-                             "s.node.closest('.katex'))}); }).observe({type: 'layout-shift', buffered: true});")
-        page.set_viewport_size({"width": 390, "height": 844})
-        page.goto(visitor.base + rel, wait_until="load", timeout=60_000)
-        page.wait_for_timeout(1000)
-        seen, frames, shifts, formulas = page.evaluate(
-            "() => { window.__texStop = true; return [window.__tex, window.__texFrames, window.__shifts, "
-            "document.querySelectorAll('.katex').length]; }")
-    finally:
-        page.close()
+    page = slow_tab
+    page.goto(visitor.base + rel, wait_until="load", timeout=60_000)
+    page.wait_for_timeout(1000)
+    seen, frames, shifts, formulas = page.evaluate(
+        "() => { window.__texStop = true; return [window.__tex, window.__texFrames, window.__shifts, "
+        "document.querySelectorAll('.katex').length]; }")
     assert frames > 5, f"{rel}: only {frames} frames watched"
     assert formulas > 0, f"{rel}: no formula to watch (choose pages with math)"
     assert seen == [], f"{rel}: raw TeX on screen: {seen[:5]}"
@@ -327,7 +334,7 @@ def test_search_still_finds_pages(visitor, lang):
     which finds the chapters."""
     if not CHAPTERS or CHAPTERS[0].startswith("("):
         pytest.fail("no site")
-    page = visitor.context.new_page()
+    page = visitor.tab()
     try:
         page.goto(visitor.base + next(r for r in CHAPTERS if r.startswith(f"{lang}/")), wait_until="load")
         page.keyboard.press("Control+k")
@@ -339,7 +346,7 @@ def test_search_still_finds_pages(visitor, lang):
         page.wait_for_selector("#search-results ul.search li", timeout=20_000)
         found = page.evaluate("() => document.querySelectorAll('#search-results ul.search li').length")
     finally:
-        page.close()
+        visitor.release(page)
     assert found >= 5, f"{lang}: {found} results for {SEARCH_QUERIES[lang]!r}"
 
 
@@ -374,7 +381,7 @@ def test_search_finds_a_word_whatever_follows_it(visitor, lang):
 
 def search_results(visitor, lang: str, query: str) -> list[str]:
     """The pages the search page lists for a query, once it has listed them all."""
-    page = visitor.context.new_page()
+    page = visitor.tab()
     try:
         page.goto(f"{visitor.base}{lang}/search.html?q={quote(query)}", wait_until="load")
         # the summary names the number of pages found only once every result is listed (Sphinx shows them
@@ -386,7 +393,7 @@ def search_results(visitor, lang: str, query: str) -> list[str]:
         return sorted(page.evaluate("() => [...document.querySelectorAll('#search-results ul.search li > a')]"
                                     ".map(a => new URL(a.href).pathname.split('/').pop())"))
     finally:
-        page.close()
+        visitor.release(page)
 
 
 # Words Korean readers bring from other books (book/glossary.yml's `elsewhere`), and the book's terms for them.
@@ -596,7 +603,7 @@ def test_landing_page_reads_well_and_remembers_the_language(visitor, lang):
     the shown language's figure fetched. Screenshots (_build/screenshots/landing-*.png) for a person to look at."""
     if "index.html" not in PAGES:
         pytest.fail("no landing page in the site")
-    page = visitor.context.new_page()
+    page = visitor.tab()
     try:
         page.set_viewport_size(PHONE)
         page.goto(visitor.base + "index.html", wait_until="load")
@@ -620,7 +627,7 @@ def test_landing_page_reads_well_and_remembers_the_language(visitor, lang):
         page.wait_for_function("() => [...document.images].filter(i => i.checkVisibility()).every(i => i.complete && i.naturalWidth > 0)")
         assert page.evaluate(LANDING_FACTS)["figures"] == [f"landing-{lang}.svg"]
     finally:
-        page.close()
+        visitor.release(page)
 
 
 TWIN_SECTION = {"ko/05_scaled_dot_product.html": "ch05-masks", "en/03_split_vs_chunk.html": "ch03-exercises"}
@@ -633,7 +640,7 @@ def test_twin_link_keeps_the_section(visitor, rel, section, how):
     opens the twin page at the same section."""
     if rel not in PAGES:
         pytest.fail(f"{rel} is not in the site; update TWIN_SECTION")
-    page = visitor.context.new_page()
+    page = visitor.tab()
     try:
         page.set_viewport_size({"width": 390, "height": 844})
         if how == "anchor":
@@ -657,7 +664,7 @@ def test_twin_link_keeps_the_section(visitor, rel, section, how):
         assert page.url == f"{visitor.base}{other}/{Path(rel).name}#{section}", page.url
         assert page.evaluate("(id) => !!document.getElementById(id)", section)
     finally:
-        page.close()
+        visitor.release(page)
 
 
 SCROLLABLE_BLOCKS = """() => {
@@ -685,7 +692,7 @@ def test_sections_are_laid_out_as_they_near_and_every_scrolling_block_takes_the_
     replaces the theme's measuring of the whole page at load); a block not laid out yet counts as scrollable."""
     if rel not in PAGES:
         pytest.fail(f"{rel} is not in the site")
-    page = visitor.context.new_page()
+    page = visitor.tab()
     try:
         page.set_viewport_size(PHONE)
         page.goto(f"{visitor.base}{rel}", wait_until="load")
@@ -709,7 +716,7 @@ def test_sections_are_laid_out_as_they_near_and_every_scrolling_block_takes_the_
         scrolls = sum(b["scrolls"] for b in last["blocks"])
         assert 0 < scrolls < len(last["blocks"]), f"{rel}: {scrolls} of {len(last['blocks'])} blocks scroll"
     finally:
-        page.close()
+        visitor.release(page)
 
 
 @pytest.mark.parametrize("rel", sorted(SCREENSHOT_PAGES) or ["(no chapter page)"])
