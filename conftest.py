@@ -14,7 +14,7 @@ os.environ["BOOK_EXPLORER_STATES"] = "all"
 # that the many short files fill the gaps at the end. Seconds of one worker, measured in a fresh clone's
 # make test on 2 cores (2026-11-26, junit times, with ten chapters and the sandboxed grader).
 LONGEST_FIRST = [
-    "tests/test_browser.py",  # ~166 s: every page in chromium (one module fixture)
+    "tests/test_browser.py",  # ~128 s: every page in chromium (one module fixture, two reused tabs)
     "tests/test_colab_ko.py",  # the odd chapters on Colab's versions (student notebook, then the solutions)
     "tests/test_colab_en.py",  # the even chapters on Colab's versions
     "tests/test_grade.py",  # ~90 s: two classes graded in the sandbox (two kernels at once), 52 s of CPU with its kernels

@@ -2,8 +2,8 @@
 Pages), load a page in Debian's chromium (driven by Playwright from pip; never a downloaded browser) and
 record what a reader's browser saw.
 
-One visit per page and per test module: `Visitor.visit(rel)` loads the page once, in a tab of its own
-with the HTTP cache off (so the bytes it counts are a first visit's), and returns a `Visit` with
+One visit per page and per test module: `Visitor.visit(rel)` loads the page once, in a tab no other page is
+using, with the HTTP cache off (so the bytes it counts are a first visit's), and returns a `Visit` with
 everything the tests assert on. Every request that does not go to the local server is blocked and counted.
 """
 
@@ -65,6 +65,7 @@ class Visit:
     timings: dict[str, float] = field(default_factory=dict)  # seconds per step, to see where time goes
     states_at_load: list[str] = field(default_factory=list)  # explorer states fetched before any scrolling
     explorers: list[dict] = field(default_factory=list)  # what each explorer showed as its controls were used
+    solutions: dict = field(default_factory=dict)  # the solution boxes before and after a click on the first one
 
     def serious_axe(self, allowed: dict[str, str]) -> list[dict]:
         return [v for v in self.axe if v["impact"] in ("serious", "critical") and v["id"] not in allowed]
@@ -261,7 +262,7 @@ HEADER_FACTS = r"""() => {
           scrolls: header.scrollWidth > header.clientWidth + 1,
           room: Math.round(endLeft - (start ? start.getBoundingClientRect().right : 0))};
 }"""
-HEADER_WIDTHS = (390, 360)
+HEADER_WIDTHS = (390, 360)  # the first is PHONE's width, the last the narrowest
 
 # Display math at the narrowest phone width: each formula fits its line, or else scrolls in its own box
 # that shows a shadow at the edge where more of it hides; none ends past the screen's edge.
@@ -432,6 +433,33 @@ def operate_explorers(page) -> list[dict]:
     return found
 
 
+# What a reader can see of the exercises before opening anything: the exercise and the cell the learner
+# starts from, but no solution code, no "correct!" and no explanation.
+SOLUTIONS = """() => [...document.querySelectorAll('div.solution')].map(box => {
+  const shown = el => !!el && el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden';
+  const title = box.querySelector('.admonition-title');
+  const body = [...box.children].filter(el => el !== title);
+  const button = box.querySelector('button.toggle-button') || title;
+  return {id: box.id, title: title ? title.innerText.trim() : '', dropdown: box.classList.contains('dropdown'),
+          bodyShown: body.some(shown), code: box.querySelectorAll('div.cell').length,
+          control: button ? (button.getAttribute('aria-label') || button.innerText || '').trim() : '',
+          before: (box.previousElementSibling || {}).className || ''};
+})"""
+# Where the first solution's title shows its own words (brought to the middle of the screen)
+TITLE_WORDS = """() => {
+  const title = document.querySelector('div.solution .admonition-title');
+  title.scrollIntoView({block: 'center'});
+  const words = [...title.childNodes].find(n => n.nodeType === Node.TEXT_NODE && n.data.trim());
+  const range = document.createRange();
+  range.selectNodeContents(words);
+  const r = range.getClientRects()[0];
+  return [r.left + r.width / 2, r.top + r.height / 2];
+}"""
+# How many outputs shown on the page hold a check's verdict
+VERDICTS = """() => [...document.querySelectorAll('.cell_output')].filter(
+  el => el.getClientRects().length > 0 && el.innerText.includes('✅')).length"""
+
+
 # Every section of a chapter laid out, as when the reader has reached it (book.css lays out sections below the
 # first screen only as they near it: content-visibility)
 LAY_OUT_ALL = "article.bd-article > section > section { content-visibility: visible !important; }"
@@ -441,8 +469,11 @@ class Visitor:
     """Loads pages of the site served at `base` in `browser`, each once, and keeps what it saw.
 
     All pages share one browser context (a context per page costs a new renderer process each, and
-    doubles the time); each page gets a tab of its own. The context's request routing, which blocks
-    whatever leaves the local server, also turns off the HTTP cache, so every visit is a first visit.
+    doubles the time); each page gets a tab no other page uses meanwhile: two tabs, each reused once its page
+    is checked (a new tab per page cost a renderer started and set up each time, about a fifth of the module's CPU
+    time), emptied (about:blank, its session storage cleared) and back at desktop size. The context's request
+    routing, which blocks whatever leaves the local server, also turns off the HTTP cache, so every visit is a
+    first visit (the bytes each page transfers are the same as in new tabs).
 
     `visit_all` works as a two-stage pipeline: while axe-core runs in one page's renderer, the next
     page loads in another, so both cores work (axe is about half of a chapter page's time). A page is brought
@@ -455,6 +486,7 @@ class Visitor:
         self.visits: dict[str, Visit | BaseException] = {}
         self.local = re.compile("^" + re.escape(base))  # the site: requests elsewhere are blocked
         self.open: dict[object, Visit] = {}  # page -> its visit, for the requests the route blocks
+        self.idle: list = []  # tabs whose page was checked, for the next pages
         self.context = browser.new_context(viewport=DESKTOP, service_workers="block")
         # only requests that leave the local server are intercepted; the rest go straight through
         self.context.route(re.compile(r"^(?!" + re.escape(base) + ")"), self._block)
@@ -503,16 +535,9 @@ class Visitor:
         """Load the page, read what it shows, and set axe-core running in it (not waited for)."""
         v = Visit(rel=rel, url=self.base + rel)
         v.seconds = time.perf_counter()
-        page = self.context.new_page()
+        page = self._tab()
         self.open[page] = v
         try:
-            page.on("console", lambda m: (v.console_errors if m.type == "error" else v.console_warnings
-                                          if m.type == "warning" else []).append(f"{m.text} ({m.location.get('url', '')})"))
-            page.on("pageerror", lambda e: v.console_errors.append(f"uncaught {e.name}: {e.message}"))
-            page.on("requestfailed", lambda r: v.failed_requests.append(f"{r.url} ({r.failure})")
-                    if self.local.match(r.url) else None)
-            page.on("response", lambda r: v.failed_requests.append(f"{r.url} (HTTP {r.status})") if r.status >= 400 else None)
-            page.add_init_script("performance.setResourceTimingBufferSize(2000)")
             mark = time.perf_counter()
             page.goto(v.url, wait_until="load", timeout=30_000)
             v.timings["load"], mark = time.perf_counter() - mark, time.perf_counter()
@@ -570,6 +595,25 @@ class Visitor:
         except Exception as e:  # reported by the test that reads v.phone["student"]
             v.phone["student"] = {"error": f"{type(e).__name__}: {e}"}
 
+    def _open_a_solution(self, v: Visit, page) -> None:
+        """The exercises' solution boxes as the reader finds them (every section laid out, LAY_OUT_ALL, as
+        when the reader has reached it), and after one click on the first one's title (last: it changes the
+        page)."""
+        try:
+            v.solutions = {"before": page.evaluate(SOLUTIONS), "verdicts before": page.evaluate(VERDICTS)}
+            if v.solutions["before"]:
+                # a tap on the title's own words: its link to the exercise takes a tap to the exercise instead
+                # (and sphinx-togglebutton's handler then throws), and at 360 px a title's middle is that link
+                x, y = page.evaluate(TITLE_WORDS)
+                page.mouse.click(x, y)
+                try:
+                    page.wait_for_function(f"() => ({SOLUTIONS})()[0].bodyShown", timeout=5_000, polling=50)
+                except Exception:
+                    pass  # the test says what the click did not open
+                v.solutions.update({"after": page.evaluate(SOLUTIONS), "verdicts after": page.evaluate(VERDICTS)})
+        except Exception as e:  # reported by the test that reads v.solutions
+            v.solutions = {"error": f"{type(e).__name__}: {e}"}
+
     def _finish(self, v: Visit, page) -> Visit:
         """Wait for axe-core, then the phone-width checks and screenshots, and close the page."""
         try:
@@ -582,20 +626,12 @@ class Visitor:
                       "count": len(x["nodes"])} for x in result["violations"]]
             v.timings["axe (waited)"], mark = time.perf_counter() - mark, time.perf_counter()
             page.add_style_tag(content=NO_TRANSITIONS)
+            # each width laid out once (a chapter page, every section laid out, takes a while): everything
+            # measured at 390 px first, then at 360 px, where the page stays for the solutions last
             page.set_viewport_size(PHONE)
             page.evaluate(SETTLED)
             v.phone = page.evaluate(PHONE_FACTS)
-            v.phone["header"] = {}
-            for width in HEADER_WIDTHS:
-                page.set_viewport_size({**PHONE, "width": width})
-                page.evaluate(SETTLED)
-                v.phone["header"][width] = page.evaluate(HEADER_FACTS)
-                if width == min(HEADER_WIDTHS):
-                    v.phone["math"] = page.evaluate(MATH_FACTS)
-                if width == min(HEADER_WIDTHS) and v.dom.get("lang") == "ko":
-                    v.phone["korean"] = page.evaluate(KOREAN_BREAKS)
-            page.set_viewport_size(PHONE)
-            page.evaluate(SETTLED)
+            v.phone["header"] = {PHONE["width"]: page.evaluate(HEADER_FACTS)}
             v.phone["figures"] = page.evaluate(FIGURE_TEXT)
             stem = v.rel.replace("/", "-").removesuffix(".html")
             if v.dom.get("notebooks"):
@@ -610,12 +646,62 @@ class Visitor:
                     path = self.screenshot_dir / f"{stem}-phone-{shot}.png"
                     page.screenshot(path=str(path), animations="disabled")
                     v.screenshots.append(str(path))
-            v.timings["phone"] = time.perf_counter() - mark
+            for width in HEADER_WIDTHS:
+                if width == PHONE["width"]:
+                    continue
+                page.set_viewport_size({**PHONE, "width": width})
+                page.evaluate(SETTLED)
+                v.phone["header"][width] = page.evaluate(HEADER_FACTS)
+            v.phone["math"] = page.evaluate(MATH_FACTS)
+            if v.dom.get("lang") == "ko":
+                v.phone["korean"] = page.evaluate(KOREAN_BREAKS)
+            v.timings["phone"], mark = time.perf_counter() - mark, time.perf_counter()
+            self._open_a_solution(v, page)
+            v.timings["solutions"] = time.perf_counter() - mark
         finally:
             self._close(page)
         v.seconds = time.perf_counter() - v.seconds
         return v
 
+    def _tab(self):
+        """A tab for the next page: one an earlier page has left (its renderer is running already: a new tab
+        costs a renderer process started and set up), or a new one. What a tab sees goes to the visit of the
+        page it shows now."""
+        if self.idle:
+            return self.idle.pop()
+        page = self.context.new_page()
+
+        def note(what: str, text: str) -> None:
+            v = self.open.get(page)
+            if v is not None:
+                getattr(v, what).append(text)
+
+        page.on("console", lambda m: note("console_errors" if m.type == "error" else "console_warnings",
+                                          f"{m.text} ({m.location.get('url', '')})") if m.type in ("error", "warning") else None)
+        page.on("pageerror", lambda e: note("console_errors", f"uncaught {e.name}: {e.message}"))
+        page.on("requestfailed", lambda r: note("failed_requests", f"{r.url} ({r.failure})") if self.local.match(r.url) else None)
+        page.on("response", lambda r: note("failed_requests", f"{r.url} (HTTP {r.status})") if r.status >= 400 else None)
+        # every page a first visit: nothing an earlier page of the tab left in its session storage (the theme
+        # keeps the sidebar's scroll position there)
+        page.add_init_script("performance.setResourceTimingBufferSize(2000); try { sessionStorage.clear(); } catch (e) {}")
+        return page
+
+    def tab(self):
+        """A tab for a test of its own (a search, a click on the twin link), in front (as a new tab would be:
+        chromium slows a background tab's timers and animation frames): give it back with `release`."""
+        page = self._tab()
+        page.bring_to_front()
+        return page
+
+    def release(self, page) -> None:
+        self._close(page)
+
     def _close(self, page) -> None:
-        page.close()
+        """The page's visit is over: its tab, emptied and back at desktop size, waits for the next page."""
         self.open.pop(page, None)
+        try:
+            page.goto("about:blank")
+            page.set_viewport_size(DESKTOP)
+            self.idle.append(page)
+        except Exception:
+            page.close()

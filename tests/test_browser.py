@@ -34,7 +34,6 @@ from browser_site import (
     CHROMIUM_ARGS,
     INSTALL,
     KOREAN_BREAKS,
-    LAY_OUT_ALL,
     PHONE,
     SiteServer,
     Visitor,
@@ -267,28 +266,35 @@ MATH_PAGES = [rel for rel in CHAPTERS if (SITE / rel).is_file() and 'class="kate
               and (rel.startswith("ko/") or rel == "en/05_scaled_dot_product.html")] or ["(no page with math)"]
 
 
+@pytest.fixture(scope="module")
+def slow_tab(visitor):
+    """One tab at 390 px with its CPU slowed 4x (Chrome DevTools' throttling) and the watchers installed before
+    each page's own scripts, for the pages with math one after the other, as a reader goes from chapter to
+    chapter (a new tab per page started a renderer each time; the cache stays off, the context's)."""
+    page = visitor.context.new_page()
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Emulation.setCPUThrottlingRate", {"rate": 4})
+    page.add_init_script(TEX_WATCH)
+    page.add_init_script("window.__shifts = []; new PerformanceObserver(l => { for (const e of l.getEntries()) "
+                         "window.__shifts.push({value: e.value, math: e.sources.some(s => s.node && s.node.closest && "
+                         "s.node.closest('.katex'))}); }).observe({type: 'layout-shift', buffered: true});")
+    page.set_viewport_size({"width": 390, "height": 844})
+    yield page
+    page.close()
+
+
 @pytest.mark.parametrize("rel", MATH_PAGES)
-def test_no_raw_tex_at_any_moment_on_a_slow_cpu(visitor, rel):
+def test_no_raw_tex_at_any_moment_on_a_slow_cpu(visitor, slow_tab, rel):
     """With the CPU slowed 4x (Chrome DevTools' throttling), from the first frame to 1 s after `load`, no
     frame shows TeX source, and math moves nothing once it is drawn (no layout shift caused by it)."""
     if rel not in PAGES:
         pytest.fail(f"{rel} is not in the site")
-    page = visitor.context.new_page()
-    try:
-        cdp = page.context.new_cdp_session(page)
-        cdp.send("Emulation.setCPUThrottlingRate", {"rate": 4})
-        page.add_init_script(TEX_WATCH)
-        page.add_init_script("window.__shifts = []; new PerformanceObserver(l => { for (const e of l.getEntries()) "
-                             "window.__shifts.push({value: e.value, math: e.sources.some(s => s.node && s.node.closest && "
-                             "s.node.closest('.katex'))}); }).observe({type: 'layout-shift', buffered: true});")
-        page.set_viewport_size({"width": 390, "height": 844})
-        page.goto(visitor.base + rel, wait_until="load", timeout=60_000)
-        page.wait_for_timeout(1000)
-        seen, frames, shifts, formulas = page.evaluate(
-            "() => { window.__texStop = true; return [window.__tex, window.__texFrames, window.__shifts, "
-            "document.querySelectorAll('.katex').length]; }")
-    finally:
-        page.close()
+    page = slow_tab
+    page.goto(visitor.base + rel, wait_until="load", timeout=60_000)
+    page.wait_for_timeout(1000)
+    seen, frames, shifts, formulas = page.evaluate(
+        "() => { window.__texStop = true; return [window.__tex, window.__texFrames, window.__shifts, "
+        "document.querySelectorAll('.katex').length]; }")
     assert frames > 5, f"{rel}: only {frames} frames watched"
     assert formulas > 0, f"{rel}: no formula to watch (choose pages with math)"
     assert seen == [], f"{rel}: raw TeX on screen: {seen[:5]}"
@@ -328,7 +334,7 @@ def test_search_still_finds_pages(visitor, lang):
     which finds the chapters."""
     if not CHAPTERS or CHAPTERS[0].startswith("("):
         pytest.fail("no site")
-    page = visitor.context.new_page()
+    page = visitor.tab()
     try:
         page.goto(visitor.base + next(r for r in CHAPTERS if r.startswith(f"{lang}/")), wait_until="load")
         page.keyboard.press("Control+k")
@@ -340,7 +346,7 @@ def test_search_still_finds_pages(visitor, lang):
         page.wait_for_selector("#search-results ul.search li", timeout=20_000)
         found = page.evaluate("() => document.querySelectorAll('#search-results ul.search li').length")
     finally:
-        page.close()
+        visitor.release(page)
     assert found >= 5, f"{lang}: {found} results for {SEARCH_QUERIES[lang]!r}"
 
 
@@ -375,7 +381,7 @@ def test_search_finds_a_word_whatever_follows_it(visitor, lang):
 
 def search_results(visitor, lang: str, query: str) -> list[str]:
     """The pages the search page lists for a query, once it has listed them all."""
-    page = visitor.context.new_page()
+    page = visitor.tab()
     try:
         page.goto(f"{visitor.base}{lang}/search.html?q={quote(query)}", wait_until="load")
         # the summary names the number of pages found only once every result is listed (Sphinx shows them
@@ -387,7 +393,7 @@ def search_results(visitor, lang: str, query: str) -> list[str]:
         return sorted(page.evaluate("() => [...document.querySelectorAll('#search-results ul.search li > a')]"
                                     ".map(a => new URL(a.href).pathname.split('/').pop())"))
     finally:
-        page.close()
+        visitor.release(page)
 
 
 # Words Korean readers bring from other books (book/glossary.yml's `elsewhere`), and the book's terms for them.
@@ -597,7 +603,7 @@ def test_landing_page_reads_well_and_remembers_the_language(visitor, lang):
     the shown language's figure fetched. Screenshots (_build/screenshots/landing-*.png) for a person to look at."""
     if "index.html" not in PAGES:
         pytest.fail("no landing page in the site")
-    page = visitor.context.new_page()
+    page = visitor.tab()
     try:
         page.set_viewport_size(PHONE)
         page.goto(visitor.base + "index.html", wait_until="load")
@@ -621,7 +627,7 @@ def test_landing_page_reads_well_and_remembers_the_language(visitor, lang):
         page.wait_for_function("() => [...document.images].filter(i => i.checkVisibility()).every(i => i.complete && i.naturalWidth > 0)")
         assert page.evaluate(LANDING_FACTS)["figures"] == [f"landing-{lang}.svg"]
     finally:
-        page.close()
+        visitor.release(page)
 
 
 TWIN_SECTION = {"ko/05_scaled_dot_product.html": "ch05-masks", "en/03_split_vs_chunk.html": "ch03-exercises"}
@@ -634,7 +640,7 @@ def test_twin_link_keeps_the_section(visitor, rel, section, how):
     opens the twin page at the same section."""
     if rel not in PAGES:
         pytest.fail(f"{rel} is not in the site; update TWIN_SECTION")
-    page = visitor.context.new_page()
+    page = visitor.tab()
     try:
         page.set_viewport_size({"width": 390, "height": 844})
         if how == "anchor":
@@ -658,7 +664,7 @@ def test_twin_link_keeps_the_section(visitor, rel, section, how):
         assert page.url == f"{visitor.base}{other}/{Path(rel).name}#{section}", page.url
         assert page.evaluate("(id) => !!document.getElementById(id)", section)
     finally:
-        page.close()
+        visitor.release(page)
 
 
 SCROLLABLE_BLOCKS = """() => {
@@ -686,7 +692,7 @@ def test_sections_are_laid_out_as_they_near_and_every_scrolling_block_takes_the_
     replaces the theme's measuring of the whole page at load); a block not laid out yet counts as scrollable."""
     if rel not in PAGES:
         pytest.fail(f"{rel} is not in the site")
-    page = visitor.context.new_page()
+    page = visitor.tab()
     try:
         page.set_viewport_size(PHONE)
         page.goto(f"{visitor.base}{rel}", wait_until="load")
@@ -710,7 +716,7 @@ def test_sections_are_laid_out_as_they_near_and_every_scrolling_block_takes_the_
         scrolls = sum(b["scrolls"] for b in last["blocks"])
         assert 0 < scrolls < len(last["blocks"]), f"{rel}: {scrolls} of {len(last['blocks'])} blocks scroll"
     finally:
-        page.close()
+        visitor.release(page)
 
 
 @pytest.mark.parametrize("rel", sorted(SCREENSHOT_PAGES) or ["(no chapter page)"])
@@ -903,47 +909,23 @@ def _write_report(visitor: Visitor) -> None:
 
 
 
-# What a reader can see of the exercises before opening anything: the exercise and the cell the learner
-# starts from, but no solution code, no "correct!" and no explanation.
-SOLUTIONS = """() => [...document.querySelectorAll('div.solution')].map(box => {
-  const shown = el => !!el && el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden';
-  const title = box.querySelector('.admonition-title');
-  const body = [...box.children].filter(el => el !== title);
-  const button = box.querySelector('button.toggle-button') || title;
-  return {id: box.id, title: title ? title.innerText.trim() : '', dropdown: box.classList.contains('dropdown'),
-          bodyShown: body.some(shown), code: box.querySelectorAll('div.cell').length,
-          control: button ? (button.getAttribute('aria-label') || button.innerText || '').trim() : '',
-          before: (box.previousElementSibling || {}).className || ''};
-})"""
-
-
 @pytest.mark.parametrize("rel", CHAPTERS)
 def test_solutions_stay_folded_until_opened(visitor, rel):
     """Instructors assign these exercises: on the site each solution (its code, the check's "correct!" and the
-    explanation) is folded in one box after the learner's starting cell, and one labelled click opens it."""
+    explanation) is folded in one box after the learner's starting cell, and one labelled click opens it.
+    Read in the page's one visit (tests/browser_site.py, SOLUTIONS), every section laid out as when the reader
+    has reached it, and the click made last, at 360 px."""
     lang = lang_of(rel)
-    page = visitor.context.new_page()
-    try:
-        page.goto(visitor.base + rel, wait_until="load", timeout=30_000)
-        page.wait_for_timeout(300)  # sphinx-togglebutton folds the boxes on DOMContentLoaded
-        # every section laid out, as when the reader reaches it (innerText, which leaves out what is hidden, reads
-        # '' in a section the browser has not laid out yet: content-visibility, book.css)
-        page.add_style_tag(content=LAY_OUT_ALL)
-        boxes = page.evaluate(SOLUTIONS)
-        assert len(boxes) >= 3, f"{rel}: {len(boxes)} solution boxes"
-        word = {"ko": "풀이", "en": "Solution"}[lang]
-        for box in boxes:
-            assert box["dropdown"] and not box["bodyShown"], f"{rel}: solution {box['id']} is visible before it is opened"
-            assert box["code"] >= 2, f"{rel}: solution {box['id']} holds {box['code']} code cells (solution and check)"
-            assert word in box["title"], f"{rel}: solution box titled {box['title']!r}"
-            assert "cell" in box["before"], f"{rel}: the learner's starting cell is not shown before {box['id']}"
-        verdicts = """() => [...document.querySelectorAll('.cell_output')].filter(
-            el => el.getClientRects().length > 0 && el.innerText.includes('✅')).length"""
-        assert page.evaluate(verdicts) == 0, f"{rel}: a check's verdict is visible before any solution is opened"
-        first = page.locator("div.solution").first
-        first.locator(".admonition-title").click()
-        page.wait_for_timeout(300)
-        assert page.evaluate(SOLUTIONS)[0]["bodyShown"], f"{rel}: one click on the title did not open the solution"
-        assert page.evaluate(verdicts) == 1, f"{rel}: the opened solution does not show its check's verdict"
-    finally:
-        page.close()
+    solutions = visitor.visit(rel).solutions
+    assert "error" not in solutions, f"{rel}: the solutions could not be read or opened: {solutions.get('error')}"
+    boxes = solutions["before"]
+    assert len(boxes) >= 3, f"{rel}: {len(boxes)} solution boxes"
+    word = {"ko": "풀이", "en": "Solution"}[lang]
+    for box in boxes:
+        assert box["dropdown"] and not box["bodyShown"], f"{rel}: solution {box['id']} is visible before it is opened"
+        assert box["code"] >= 2, f"{rel}: solution {box['id']} holds {box['code']} code cells (solution and check)"
+        assert word in box["title"], f"{rel}: solution box titled {box['title']!r}"
+        assert "cell" in box["before"], f"{rel}: the learner's starting cell is not shown before {box['id']}"
+    assert solutions["verdicts before"] == 0, f"{rel}: a check's verdict is visible before any solution is opened"
+    assert solutions["after"][0]["bodyShown"], f"{rel}: one click on the title did not open the solution"
+    assert solutions["verdicts after"] == 1, f"{rel}: the opened solution does not show its check's verdict"
