@@ -445,14 +445,12 @@ SOLUTIONS = """() => [...document.querySelectorAll('div.solution')].map(box => {
           control: button ? (button.getAttribute('aria-label') || button.innerText || '').trim() : '',
           before: (box.previousElementSibling || {}).className || ''};
 })"""
-# Where the first solution's title shows its own words (brought to the middle of the screen)
-TITLE_WORDS = """() => {
-  const title = document.querySelector('div.solution .admonition-title');
-  title.scrollIntoView({block: 'center'});
-  const words = [...title.childNodes].find(n => n.nodeType === Node.TEXT_NODE && n.data.trim());
-  const range = document.createRange();
-  range.selectNodeContents(words);
-  const r = range.getClientRects()[0];
+# Where the first solution's title shows its link to the exercise (brought to the middle of the screen): at phone
+# width most of the title, and the part sphinx-togglebutton's own handler did not know (book_site.SOLUTION_TITLE)
+TITLE_LINK = """() => {
+  const link = document.querySelector('div.solution .admonition-title a');
+  link.scrollIntoView({block: 'center'});
+  const r = link.getClientRects()[0];
   return [r.left + r.width / 2, r.top + r.height / 2];
 }"""
 # How many outputs shown on the page hold a check's verdict
@@ -602,15 +600,17 @@ class Visitor:
         try:
             v.solutions = {"before": page.evaluate(SOLUTIONS), "verdicts before": page.evaluate(VERDICTS)}
             if v.solutions["before"]:
-                # a tap on the title's own words: its link to the exercise takes a tap to the exercise instead
-                # (and sphinx-togglebutton's handler then throws), and at 360 px a title's middle is that link
-                x, y = page.evaluate(TITLE_WORDS)
+                # a tap on the title's link to the exercise, the larger part of the title on a phone: it opens
+                # the solution as any part of the title does, and stays on the page
+                x, y = page.evaluate(TITLE_LINK)
+                url = page.url
                 page.mouse.click(x, y)
                 try:
                     page.wait_for_function(f"() => ({SOLUTIONS})()[0].bodyShown", timeout=5_000, polling=50)
                 except Exception:
                     pass  # the test says what the click did not open
-                v.solutions.update({"after": page.evaluate(SOLUTIONS), "verdicts after": page.evaluate(VERDICTS)})
+                v.solutions.update({"after": page.evaluate(SOLUTIONS), "verdicts after": page.evaluate(VERDICTS),
+                                    "moved to": page.url if page.url != url else None})
         except Exception as e:  # reported by the test that reads v.solutions
             v.solutions = {"error": f"{type(e).__name__}: {e}"}
 

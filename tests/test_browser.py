@@ -927,5 +927,6 @@ def test_solutions_stay_folded_until_opened(visitor, rel):
         assert word in box["title"], f"{rel}: solution box titled {box['title']!r}"
         assert "cell" in box["before"], f"{rel}: the learner's starting cell is not shown before {box['id']}"
     assert solutions["verdicts before"] == 0, f"{rel}: a check's verdict is visible before any solution is opened"
-    assert solutions["after"][0]["bodyShown"], f"{rel}: one click on the title did not open the solution"
+    assert solutions["after"][0]["bodyShown"], f"{rel}: one tap on the title's link did not open the solution"
+    assert solutions["moved to"] is None, f"{rel}: a tap on the solution's title left the page for {solutions['moved to']}"
     assert solutions["verdicts after"] == 1, f"{rel}: the opened solution does not show its check's verdict"

@@ -57,6 +57,21 @@ TWIN_ANCHOR = """(() => {
 })();"""
 
 
+# A solution's title is its toggle (sphinx-togglebutton makes the whole title clickable), but sphinx-exercise puts
+# a link to the exercise in it ("Solution to Exercise 13"), which at phone width is most of the title, and the
+# toggle's click handler knows only the title itself, its button and the button's icon: a tap on the link went
+# to the exercise (just above) and threw "button is not defined", and a tap on any other element of the title
+# opened nothing. Here a click anywhere on a toggle's title opens or closes it, the link's words included.
+SOLUTION_TITLE = """document.addEventListener('click', (e) => {
+  const title = e.target.closest ? e.target.closest('.admonition-title') : null;
+  const button = title && title.querySelector('button.toggle-button');
+  if (!button || e.target === title || e.target.closest('button.toggle-button')) return;
+  e.preventDefault();
+  e.stopPropagation();
+  button.click();
+}, true);"""
+
+
 # The theme makes each code block, output and table that scrolls focusable (tabIndex 0), so that a keyboard can
 # scroll it, and the others not (-1). It measured every one of them once the page had loaded, and again after any
 # change to the page: on a chapter page that lays out the whole page at once, sections below the screen included
@@ -267,6 +282,7 @@ def setup(app):
     app.connect("build-finished", _write_icons)
     app.add_js_file("", body=TWIN_ANCHOR)  # "" not None: see book_i18n.py
     app.add_js_file("", body=SCROLLABLE_FOCUS)
+    app.add_js_file("", body=SOLUTION_TITLE)
     app.connect("build-finished", _patch_theme_script)
     # after sphinx-book-theme has added its buttons (priority 501)
     app.connect("html-page-context", _header_buttons, priority=600)
