@@ -36,8 +36,9 @@ def _size_name(n, axes, sizes, at=None):
     found += [name for name, size in (sizes or {}).items()
               if size == n and name not in found]
     if not found:
-        found = [f"{a}·{b}" for i, (a, x) in enumerate(axes)
-                 for b, y in axes[i + 1:] if x * y == n and x > 1 and y > 1][:1]
+        named = list(axes) + [(k, v) for k, v in (sizes or {}).items()]
+        found = [f"{a}·{b}" for i, (a, x) in enumerate(named)
+                 for b, y in named[i + 1:] if x * y == n and x > 1 and y > 1][:1]
     return "/".join(found)
 
 
@@ -61,15 +62,17 @@ def _shape_effect(g, w, axes, sizes):
         if g == w[:i] + w[i + 1:]:
             #ko| return f"{axes[i][0]} 축(크기 {w[i]})이 빠졌습니다. "
             #en| return f"the {axes[i][0]} axis (size {w[i]}) is missing; "
+    for i in range(len(g) if len(g) == len(w) + 1 else 0):
+        if g[:i] + g[i + 1:] == w:
+            #ko| return f"축 {i}에 크기 {g[i]}{name(g[i])}인 축이 하나 더 있습니다. "
+            #en| return f"an extra axis of size {g[i]}{name(g[i])} at position {i}; "
+    for i in range(len(w) if len(g) + 1 == len(w) else 0):
         if i + 1 < len(w) and g == w[:i] + (w[i] * w[i + 1],) + w[i + 2:]:
             #ko| return (f"{axes[i][0]}({w[i]}), {axes[i + 1][0]}({w[i + 1]})의 "
             #ko|         f"두 축이 크기 {g[i]}인 한 축으로 합쳐져 있습니다. ")
             #en| return (f"the axes {axes[i][0]} ({w[i]}) and {axes[i + 1][0]} "
             #en|         f"({w[i + 1]}) are merged into one axis of {g[i]}; ")
     for i in range(len(g) if len(g) == len(w) + 1 else 0):
-        if g[:i] + g[i + 1:] == w:
-            #ko| return f"축 {i}에 크기 {g[i]}{name(g[i])}인 축이 하나 더 있습니다. "
-            #en| return f"an extra axis of size {g[i]}{name(g[i])} at position {i}; "
         if i + 1 < len(g) and w == g[:i] + (g[i] * g[i + 1],) + g[i + 2:]:
             #ko| return (f"{axes[i][0]} 축({w[i]})이 {g[i]} × {g[i + 1]}의 "
             #ko|         "두 축으로 나뉜 채 남았습니다. ")
@@ -129,6 +132,68 @@ def shape_mistake(got, want, axes=None, sizes=None):
         #ko| return Also(f"모양이 {w}이어야 하는데 {g}입니다. {effect}")
         #en| return Also(f"expected shape {w}, got {g}; {effect}")
     return None
+
+
+def shape_difference(got, want, axes=None, sizes=None):
+    #ko| """답으로 적은 모양(튜플) got이 want와 어떻게 다른지 축의 이름으로 말합니다.
+    #ko| 같으면 "". axes, sizes는 shape_mistake와 같습니다."""
+    #en| """How a shape written as an answer (a tuple) differs from want, in the axes'
+    #en| names; "" if it does not. axes and sizes as for shape_mistake."""
+    g, w = tuple(got), tuple(want)
+    if g == w:
+        return ""
+    names = axes.split() if isinstance(axes, str) else list(axes or [])
+    names += [f"#{i}" for i in range(len(names), len(w))]
+    try:
+        return _shape_effect(g, w, list(zip(names, w)), sizes)
+    except Exception:
+        return ""
+
+
+def mask_difference(got, want, lengths=None):
+    #ko| """bool 마스크 (..., T_q, T_k)의 틀린 칸을 그 종류로 말합니다(True = 볼 수 있음).
+    #ko| lengths (B,)를 주면 첫 축을 문장으로 보고 패딩을 가립니다. 같으면 ""."""
+    #en| """The wrong cells of a bool mask (..., T_q, T_k), by kind (True = may attend).
+    #en| With lengths (B,) the first axis is the sentences, and padding is told apart.
+    #en| "" when got equals want."""
+    T_q, T_k = want.shape[-2:]
+    i = torch.arange(T_q)[:, None].expand(T_q, T_k)
+    j = torch.arange(T_k)[None, :].expand(T_q, T_k)
+    extra, lost = got & ~want, ~got & want
+    said = ""
+    if lengths is not None:
+        n = lengths.view(-1, *[1] * (want.dim() - 1))
+        pad_k, pad_q = (j >= n).expand(want.shape), (i >= n).expand(want.shape)
+    else:
+        pad_k = pad_q = torch.zeros(want.shape, dtype=torch.bool)
+    if extra.any():
+        if (extra <= pad_k).all():
+            #ko| said += f"패딩인 키를 보게 둔 칸이 {int(extra.sum())}개 있습니다. "
+            #en| said += f"{int(extra.sum())} cells let a query see a padding key; "
+        elif (extra <= (j > i - T_q + T_k)).all():
+            #ko| said += f"쿼리가 뒤에 오는 키를 보는 칸이 {int(extra.sum())}개 있습니다. "
+            #en| said += f"{int(extra.sum())} cells let a query see a later key; "
+        else:
+            #ko| said += f"가려야 할 칸 {int(extra.sum())}개가 True입니다. "
+            #en| said += f"{int(extra.sum())} cells that must be hidden are True; "
+    if lost.any():
+        if (lost <= (j == i - T_q + T_k)).all():
+            #ko| said += "대각선이 가려졌습니다. 쿼리는 자기 자리의 키를 봅니다. "
+            #en| said += "the diagonal is hidden: a query sees the key at its own place; "
+        elif (lost <= pad_q).all():
+            #ko| said += ("패딩인 쿼리의 행까지 가렸습니다. 패딩은 키만 가리고, "
+            #ko|          "그 행은 인과 마스크대로 남습니다. ")
+            #en| said += ("the rows of padding queries are hidden too: padding hides "
+            #en|          "keys only, those rows stay as the causal part says; ")
+        elif lengths is not None and (lost <= (j == n - 1)).all():
+            #ko| said += ("각 문장의 마지막 실제 토큰이 가려졌습니다. 길이가 n이면 "
+            #ko|          "키 0부터 n-1까지가 실제 토큰입니다. ")
+            #en| said += ("each sentence's last real token is hidden: a length of n "
+            #en|          "means keys 0 to n-1 are real; ")
+        else:
+            #ko| said += f"볼 수 있어야 할 칸 {int(lost.sum())}개가 False입니다. "
+            #en| said += f"{int(lost.sum())} cells that must be visible are False; "
+    return said
 
 
 def _close(a, b, atol=1e-5):
