@@ -362,6 +362,12 @@ def value_mistake(got, want, slips=(), axes=None, sizes=None, factors=None,
     if _close(g - w, shift.expand_as(g)):
         #ko| return Also(f"답의 모든 값에 {shift.item():.4g}만큼 더해져 있습니다. ")
         #en| return Also(f"{shift.item():.4g} is added to every value; ")
+    if (want.dim() >= 2 and got.shape[-1] == got.shape[-2]
+            and _close(got, got.transpose(-2, -1)) and not _close(want, want.mT)):
+        #ko| return Also("답이 마지막 두 축에 대해 대칭입니다((i, j)와 (j, i)가 같음). "
+        #ko|             "정답은 대칭이 아닙니다. ")
+        #en| return Also("the answer is symmetric in its last two axes ((i, j) equals "
+        #en|             "(j, i)); the right one is not; ")
     if want.dim() >= 2 and _close(got, want.transpose(-2, -1)):
         #ko| return Also("답이 정답의 전치입니다. "
         #ko|             "마지막 두 축의 역할이 바뀌었습니다. ")
@@ -375,6 +381,25 @@ def value_mistake(got, want, slips=(), axes=None, sizes=None, factors=None,
                 #ko|             f"합이 1이어야 하는 축은 {names[s]}(축 {s})입니다. ")
                 #en| return Also(f"the values add up to 1 along {names[a]} (axis {a}), "
                 #en|             f"not along {names[s]} (axis {s}); ")
+    if sums_to_one is not None and got.is_floating_point():
+        total = g.sum(sums_to_one % want.dim())
+        if not _close(total, torch.ones_like(total)):
+            fixed = _close(total, total.mean().expand_as(total))
+            #ko| said = f"{total.mean().item():.4g}" if fixed else "제각각"
+            #en| said = f"{total.mean().item():.4g}" if fixed else "various sums"
+            #ko| return Also(f"{names[sums_to_one]} 축을 따라 더한 합이 {said}입니다. "
+            #ko|             "1이어야 합니다. ")
+            #en| return Also(f"the values along {names[sums_to_one]} add up to {said}, "
+            #en|             "not 1; ")
+    for a in range(want.dim()):
+        others = [k for k in range(want.dim()) if k != a]
+        if want.shape[a] > 1 and others and (w.abs() > 1e-6).all():
+            per = (g / w).mean(dim=others, keepdim=True)
+            if _close(g, per * w) and not _close(per, per.mean().expand_as(per)):
+                #ko| return Also(f"{names[a]} 축(축 {a})의 자리마다 정답에 서로 다른 수를 "
+                #ko|             "곱한 값입니다. ")
+                #en| return Also(f"each index along {names[a]} (axis {a}) is the right "
+                #en|             "values times a factor of its own; ")
     for a in range(want.dim()):
         n = want.shape[a] - 1
         for step in (1, -1) if n > 0 else ():
