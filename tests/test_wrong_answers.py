@@ -1528,9 +1528,9 @@ def test_a_typical_answer_gets_the_message_meant_for_it(chapter, label, name, la
 
 
 
-# Chapters 6-10, by effect: wrong answers written for issue 32's "every typical mistake named", each a slip
-# a learner makes that the checks must name by what it does (an axis of the wrong size, a constant factor, a
-# shifted mask, a term off by a factor), not by recognising its code. A chapter 10 exercise gets its entry here.
+# Chapters 6-10, by effect: wrong answers written as learners write them, each a slip the checks must name by
+# what it does (an axis of the wrong size, a constant factor, a shifted mask, a term off by a factor), not by
+# recognising its code; a few right answers written another way must pass. Chapter 10's exercises start here.
 PORT = """
 def port_gpt2_reshape(block, n_head):
     C = block.c_attn.weight.shape[0]
@@ -1787,7 +1787,7 @@ def cross_attention_flops(B, T_q, T_k, C):
          "    return t[:, :, None].expand(B, H_kv, n_rep, T, D).reshape(B, H_kv * n_rep, T, D)\n", None),
     ],
     ("08", "ch08-ex-port"): [
-        ("(a) the blocks concatenated untransposed",
+        ("the blocks concatenated untransposed",
          port(in_w="torch.cat(block.c_attn.weight.split(C, dim=1), dim=0)"), {"ko": "세 블록의 순서는 맞지만, 블록마다 Conv1D의 (입력, 출력) 그대로", "en": "the three blocks are in order, but each is"}),
         ("view instead of reshape", port(in_w="block.c_attn.weight.view(3 * C, C)"), {"ko": "in_proj.weight가 c_attn.weight를 reshape한 것입니다.", "en": "in_proj.weight is c_attn.weight reshaped:"}),
         ("c_proj left untransposed", port(out_w="block.c_proj.weight"), {"ko": "c_attn은 고쳤지만 c_proj도 Conv1D라서 (in, out)으로", "en": "c_attn is fixed, but c_proj is a Conv1D too and"}),
