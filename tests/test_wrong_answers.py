@@ -1528,6 +1528,7 @@ def test_a_typical_answer_gets_the_message_meant_for_it(chapter, label, name, la
 
 
 
+
 # Chapters 6-10, by effect: wrong answers written as learners write them, each a slip the checks must name by
 # what it does (an axis of the wrong size, a constant factor, a shifted mask, a term off by a factor), not by
 # recognising its code; a few right answers written another way must pass. Chapter 10's exercises start here.
@@ -1776,10 +1777,10 @@ def cross_attention_flops(B, T_q, T_k, C):
         ("the width of q and k only", "answer_width = 20\nanswer_k = (3, 2, 5, 2)\nanswer_k_repeated = (3, 8, 5, 2)", {"ko": "20 = 16 + 4는 키와 밸류를 합쳐 4로 셌습니다. 키와 밸류가 C_kv =", "en": "20 = 16 + 4 gives keys and values 4 together;"}),
     ],
     ("08", "ch08-ex-repeat"): [
-        ("repeated along the time axis", "def expand_kv(t, n_rep):\n    return t.repeat_interleave(n_rep, dim=2)\n", {"ko": "모양이 (2, 6, 4, 3)이어야 하는데 (2, 2, 12, 3)입니다. dim=2", "en": "expected shape (2, 6, 4, 3), got (2, 2, 12, 3);"}),
-        ("repeat_interleave without dim", "def expand_kv(t, n_rep):\n    return t.repeat_interleave(n_rep)\n", {"ko": "모양이 (2, 6, 4, 3)이어야 하는데 (144,)입니다. dim을 주지 않으면", "en": "expected shape (2, 6, 4, 3), got (144,);"}),
-        ("repeated along the features", "def expand_kv(t, n_rep):\n    return t.repeat_interleave(n_rep, dim=-1)\n", {"ko": "모양이 (2, 6, 4, 3)이어야 하는데 (2, 2, 4, 9)입니다. 그룹 하나의", "en": "expected shape (2, 6, 4, 3), got (2, 2, 4, 9);"}),
-        ("one copy short", "def expand_kv(t, n_rep):\n    return t.repeat_interleave(n_rep - 1, dim=1)\n", {"ko": "모양이 (2, 6, 4, 3)이어야 하는데 (2, 4, 4, 3)입니다. 그룹 하나의", "en": "expected shape (2, 6, 4, 3), got (2, 4, 4, 3);"}),
+        ("repeated along the time axis", "def expand_kv(t, n_rep):\n    return t.repeat_interleave(n_rep, dim=2)\n", {"ko": "모양이 (2, 6, 4, 3)이어야 하는데 (2, 2, 12, 3)입니다. 축 1의", "en": "expected shape (2, 6, 4, 3), got (2, 2, 12, 3);"}),
+        ("repeat_interleave without dim", "def expand_kv(t, n_rep):\n    return t.repeat_interleave(n_rep)\n", {"ko": "모양이 (2, 6, 4, 3)이어야 하는데 (144,)입니다. 원소의 수는 맞지만", "en": "expected shape (2, 6, 4, 3), got (144,); the"}),
+        ("repeated along the features", "def expand_kv(t, n_rep):\n    return t.repeat_interleave(n_rep, dim=-1)\n", {"ko": "모양이 (2, 6, 4, 3)이어야 하는데 (2, 2, 4, 9)입니다. 축 1의", "en": "expected shape (2, 6, 4, 3), got (2, 2, 4, 9);"}),
+        ("one copy short", "def expand_kv(t, n_rep):\n    return t.repeat_interleave(n_rep - 1, dim=1)\n", {"ko": "모양이 (2, 6, 4, 3)이어야 하는데 (2, 4, 4, 3)입니다. 축 1의", "en": "expected shape (2, 6, 4, 3), got (2, 4, 4, 3);"}),
         ("cat of copies", "def expand_kv(t, n_rep):\n    return torch.cat([t] * n_rep, dim=1)\n", {"ko": "모양은 맞지만 헤드의 순서가 0, 1, 0, 1, ...입니다. 헤드 h는 h //", "en": "the shape is right but the heads come as 0, 1,"}),
         ("expand then view in the tiled order",
          "def expand_kv(t, n_rep):\n    B, H_kv, T, D = t.shape\n    return t[:, None].expand(B, n_rep, H_kv, T, D).reshape(B, n_rep * H_kv, T, D)\n", {"ko": "모양은 맞지만 헤드의 순서가 0, 1, 0, 1, ...입니다. 헤드 h는 h //", "en": "the shape is right but the heads come as 0, 1,"}),

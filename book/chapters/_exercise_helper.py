@@ -27,22 +27,375 @@ def as_shape(answer):
     return tuple(answer)
 
 
-def shape_mistake(got, want):
+def _size_name(n, axes, sizes, at=None):
+    #ko| """크기 n인 축의 이름(축 at의 이름이 맞으면 그것), 없으면 ""."""
+    #en| """The names with size n (axis at's own name if it fits), or ""."""
+    if at is not None and at < len(axes) and axes[at][1] == n:
+        return axes[at][0]
+    found = [name for name, size in axes if size == n]
+    found += [name for name, size in (sizes or {}).items()
+              if size == n and name not in found]
+    if not found:
+        named = list(axes) + [(k, v) for k, v in (sizes or {}).items()]
+        found = [f"{a}·{b}" for i, (a, x) in enumerate(named)
+                 for b, y in named[i + 1:] if x * y == n and x > 1 and y > 1][:1]
+    return "/".join(found)
+
+
+def _axes_text(shape, axes, sizes):
+    #ko| """모양을 축의 이름으로: (B, T, H, D). 이름이 없는 크기는 숫자로."""
+    #en| """A shape in the axes' names: (B, T, H, D); a size without one as a number."""
+    return "(" + ", ".join(_size_name(n, axes, sizes, i) or str(n)
+                           for i, n in enumerate(shape)) + ")"
+
+
+def _shape_effect(g, w, axes, sizes):
+    #ko| """모양 g가 w와 어떻게 다른지, 축의 이름으로 말합니다."""
+    #en| """How shape g differs from w, in the axes' names."""
+    def name(n):
+        found = _size_name(n, axes, sizes)
+        return f"({found})" if found else ""
+
+    right, now = _axes_text(w, axes, sizes), _axes_text(g, axes, sizes)
+    same_numel = torch.Size(g).numel() == torch.Size(w).numel()
+    for i in range(len(w) if len(g) + 1 == len(w) else 0):
+        if g == w[:i] + w[i + 1:]:
+            #ko| return f"{axes[i][0]} 축(크기 {w[i]})이 빠졌습니다. "
+            #en| return f"the {axes[i][0]} axis (size {w[i]}) is missing; "
+    for i in range(len(g) if len(g) == len(w) + 1 else 0):
+        if g[:i] + g[i + 1:] == w:
+            #ko| return f"축 {i}에 크기 {g[i]}{name(g[i])}인 축이 하나 더 있습니다. "
+            #en| return f"an extra axis of size {g[i]}{name(g[i])} at position {i}; "
+    for i in range(len(w) if len(g) + 1 == len(w) else 0):
+        if i + 1 < len(w) and g == w[:i] + (w[i] * w[i + 1],) + w[i + 2:]:
+            #ko| return (f"{axes[i][0]}({w[i]}), {axes[i + 1][0]}({w[i + 1]})의 "
+            #ko|         f"두 축이 크기 {g[i]}인 한 축으로 합쳐져 있습니다. ")
+            #en| return (f"the axes {axes[i][0]} ({w[i]}) and {axes[i + 1][0]} "
+            #en|         f"({w[i + 1]}) are merged into one axis of {g[i]}; ")
+    for i in range(len(g) if len(g) == len(w) + 1 else 0):
+        if i + 1 < len(g) and w == g[:i] + (g[i] * g[i + 1],) + g[i + 2:]:
+            #ko| return (f"{axes[i][0]} 축({w[i]})이 {g[i]} × {g[i + 1]}의 "
+            #ko|         "두 축으로 나뉜 채 남았습니다. ")
+            #en| return (f"the {axes[i][0]} axis ({w[i]}) is left split "
+            #en|         f"into two axes, {g[i]} × {g[i + 1]}; ")
+    if len(g) != len(w):
+        if same_numel:
+            #ko| return (f"원소의 수는 맞지만 다른 축들로 묶였습니다. "
+            #ko|         f"지금은 {now}, 맞는 모양은 {right}입니다. ")
+            #en| return (f"the number of elements is right, but they are grouped "
+            #en|         f"as {now} where {right} belongs; ")
+        #ko| return f"축이 {len(w)}개여야 합니다. 지금은 {now}, 맞는 모양은 {right}입니다. "
+        #en| return f"{len(w)} axes {right} belong, got {len(g)}: {now}; "
+    wrong = [i for i in range(len(w)) if g[i] != w[i]]
+    if sorted(g) == sorted(w) and len(wrong) == 2:
+        #ko| return (f"축 {wrong[0]}, 축 {wrong[1]}의 자리가 뒤바뀌었습니다. "
+        #ko|         f"지금은 {now}, 맞는 순서는 {right}입니다. ")
+        #en| return (f"axes {wrong[0]} and {wrong[1]} are swapped: "
+        #en|         f"{now} where {right} belongs; ")
+    if sorted(g) == sorted(w):
+        #ko| return f"축의 순서가 다릅니다. 지금은 {now}, 맞는 순서는 {right}입니다. "
+        #en| return f"the axes are in another order: {now} where {right} belongs; "
+    said = ""
+    for i in wrong:
+        #ko| said += (f"축 {i}의 크기가 {g[i]}{name(g[i])}인데, "
+        #ko|          f"이 자리는 {axes[i][0]}({w[i]})의 자리입니다. ")
+        #en| said += (f"axis {i} holds {g[i]}{(' ' + name(g[i])).rstrip()} "
+        #en|          f"where {axes[i][0]} = {w[i]} belongs; ")
+    if same_numel:
+        #ko| said += "원소의 수는 맞으니, 같은 원소가 다른 축들로 묶였습니다. "
+        #en| said += "the number of elements is right: they are grouped into other axes; "
+    return said
+
+
+def shape_mistake(got, want, axes=None, sizes=None):
     #ko| """답이 want와 모양이 같은 텐서가 아니면 무엇이 다른지 말하는 Also,
-    #ko| 같으면 None."""
+    #ko| 같으면 None. axes는 want의 축 이름("B T H D"처럼), sizes는 그 밖의
+    #ko| 이름 붙은 크기({"C": 8}처럼)입니다. 이름을 주면 어느 축이 틀렸고 그 자리에
+    #ko| 무엇의 크기가 있는지, 어느 축이 빠지거나 더 있거나 뒤바뀌었는지 말합니다."""
     #en| """An Also saying how the answer differs from a tensor shaped like want,
-    #en| or None if it is one."""
+    #en| or None if it is one. axes names want's axes ("B T H D"), sizes other named
+    #en| sizes ({"C": 8}): with them the message says which axis is wrong and whose
+    #en| size it holds, or which axis is missing, extra or swapped."""
     if got is None or got is Ellipsis:
         raise NotAnswered
     if not isinstance(got, torch.Tensor):
         #ko| return Also(f"텐서를 돌려주어야 하는데 {type(got).__name__}입니다. ")
         #en| return Also(f"expected a tensor, got a {type(got).__name__}; ")
     if tuple(got.shape) != tuple(want.shape):
-        #ko| return Also(f"모양이 {tuple(want.shape)}이어야 하는데 "
-        #ko|             f"{tuple(got.shape)}입니다. ")
-        #en| return Also(f"expected shape {tuple(want.shape)}, "
-        #en|             f"got {tuple(got.shape)}; ")
+        g, w = tuple(got.shape), tuple(want.shape)
+        names = axes.split() if isinstance(axes, str) else list(axes or [])
+        names += [f"#{i}" for i in range(len(names), len(w))]
+        try:
+            effect = _shape_effect(g, w, list(zip(names, w)), sizes)
+        except Exception:
+            effect = ""
+        #ko| return Also(f"모양이 {w}이어야 하는데 {g}입니다. {effect}")
+        #en| return Also(f"expected shape {w}, got {g}; {effect}")
     return None
+
+
+def shape_difference(got, want, axes=None, sizes=None):
+    #ko| """답으로 적은 모양(튜플) got이 want와 어떻게 다른지 축의 이름으로 말합니다.
+    #ko| 같으면 "". axes, sizes는 shape_mistake와 같습니다."""
+    #en| """How a shape written as an answer (a tuple) differs from want, in the axes'
+    #en| names; "" if it does not. axes and sizes as for shape_mistake."""
+    g, w = tuple(got), tuple(want)
+    if g == w:
+        return ""
+    names = axes.split() if isinstance(axes, str) else list(axes or [])
+    names += [f"#{i}" for i in range(len(names), len(w))]
+    try:
+        return _shape_effect(g, w, list(zip(names, w)), sizes)
+    except Exception:
+        return ""
+
+
+def mask_difference(got, want, lengths=None):
+    #ko| """bool 마스크 (..., T_q, T_k)의 틀린 칸을 그 종류로 말합니다(True = 볼 수 있음).
+    #ko| lengths (B,)를 주면 첫 축을 문장으로 보고 패딩을 가립니다. 같으면 ""."""
+    #en| """The wrong cells of a bool mask (..., T_q, T_k), by kind (True = may attend).
+    #en| With lengths (B,) the first axis is the sentences, and padding is told apart.
+    #en| "" when got equals want."""
+    T_q, T_k = want.shape[-2:]
+    i = torch.arange(T_q)[:, None].expand(T_q, T_k)
+    j = torch.arange(T_k)[None, :].expand(T_q, T_k)
+    extra, lost = got & ~want, ~got & want
+    said = ""
+    if lengths is not None:
+        n = lengths.view(-1, *[1] * (want.dim() - 1))
+        pad_k, pad_q = (j >= n).expand(want.shape), (i >= n).expand(want.shape)
+    else:
+        pad_k = pad_q = torch.zeros(want.shape, dtype=torch.bool)
+    if extra.any():
+        if (extra <= pad_k).all():
+            #ko| said += f"패딩인 키를 보게 둔 칸이 {int(extra.sum())}개 있습니다. "
+            #en| said += f"{int(extra.sum())} cells let a query see a padding key; "
+        elif (extra <= (j > i - T_q + T_k)).all():
+            #ko| said += f"쿼리가 뒤에 오는 키를 보는 칸이 {int(extra.sum())}개 있습니다. "
+            #en| said += f"{int(extra.sum())} cells let a query see a later key; "
+        else:
+            #ko| said += f"가려야 할 칸 {int(extra.sum())}개가 True입니다. "
+            #en| said += f"{int(extra.sum())} cells that must be hidden are True; "
+    if lost.any():
+        if (lost <= (j == i - T_q + T_k)).all():
+            #ko| said += "대각선이 가려졌습니다. 쿼리는 자기 자리의 키를 봅니다. "
+            #en| said += "the diagonal is hidden: a query sees the key at its own place; "
+        elif (lost <= pad_q).all():
+            #ko| said += ("패딩인 쿼리의 행까지 가렸습니다. 패딩은 키만 가리고, "
+            #ko|          "그 행은 인과 마스크대로 남습니다. ")
+            #en| said += ("the rows of padding queries are hidden too: padding hides "
+            #en|          "keys only, those rows stay as the causal part says; ")
+        elif lengths is not None and (lost <= (j == n - 1)).all():
+            #ko| said += ("각 문장의 마지막 실제 토큰이 가려졌습니다. 길이가 n이면 "
+            #ko|          "키 0부터 n-1까지가 실제 토큰입니다. ")
+            #en| said += ("each sentence's last real token is hidden: a length of n "
+            #en|          "means keys 0 to n-1 are real; ")
+        else:
+            #ko| said += f"볼 수 있어야 할 칸 {int(lost.sum())}개가 False입니다. "
+            #en| said += f"{int(lost.sum())} cells that must be visible are False; "
+    return said
+
+
+def _close(a, b, atol=1e-5):
+    #ko| """a와 b가 모양이 같은 텐서이고 값이 (NaN은 NaN끼리) 가까운가."""
+    #en| """Whether a and b are tensors of one shape with close values (NaN as NaN)."""
+    try:
+        return (isinstance(a, torch.Tensor) and isinstance(b, torch.Tensor)
+                and a.shape == b.shape
+                and torch.allclose(a.double(), b.double(), atol=atol, rtol=1e-4,
+                                   equal_nan=True))
+    except Exception:
+        return False
+
+
+def _factor_name(c, factors):
+    #ko| """상수 c가 factors의 무엇과 같은지(" = 1/√d"처럼), 없으면 ""."""
+    #en| """What the constant c equals among factors (" = 1/√d"), or ""."""
+    for name, v in (factors or {}).items():
+        v = float(v)
+        forms = ((name, v), (f"1/{name}", 1 / v), (f"{name}²", v * v),
+                 (f"1/{name}²", 1 / (v * v)), (f"-{name}", -v), (f"-1/{name}", -1 / v))
+        for form, x in forms if v else ():
+            if abs(c - x) <= 1e-4 * max(1.0, abs(x)):
+                #ko| return f"({c:.4g} = {form})"
+                #en| return f" ({c:.4g} = {form})"
+    return ""
+
+
+def _order_mistake(got, want, names, sizes):
+    #ko| """모양이 다르지만 want의 축 순서를 바꾼 것과 같으면 그 말, 아니면 None."""
+    #en| """If got is want with its axes in another order, say so; else None."""
+    import itertools
+
+    if got.dim() != want.dim() or got.numel() != want.numel() or want.dim() > 6:
+        return None
+    for order in itertools.permutations(range(want.dim())):
+        moved = want.permute(order)
+        if moved.shape == got.shape and _close(got, moved):
+            moved = [(names[k], want.shape[k]) for k in order]
+            now = _axes_text(got.shape, moved, sizes)
+            right = _axes_text(want.shape, list(zip(names, want.shape)), sizes)
+            g, w = tuple(got.shape), tuple(want.shape)
+            #ko| return Also(f"모양이 {w}이어야 하는데 {g}입니다. "
+            #ko|             f"값은 맞지만 축의 순서가 {now}입니다. "
+            #ko|             f"맞는 순서는 {right}입니다. ")
+            #en| return Also(f"expected shape {w}, got {g}; "
+            #en|             f"the values are right but the axes are in the order "
+            #en|             f"{now} where {right} belongs; ")
+    return None
+
+
+def _layout_mistake(got, want, names, sizes):
+    #ko| """got이 want의 축 순서를 바꾼 뒤 원소 순서대로 want의 모양으로 다시 묶은
+    #ko| 것이면 그 말, 아니면 None."""
+    #en| """If got is want with its axes in another order, read element by element
+    #en| into want's shape again, say so; else None."""
+    import itertools
+
+    if want.dim() > 6:
+        return None
+    for order in list(itertools.permutations(range(want.dim())))[1:]:
+        moved = want.permute(order)
+        if moved.shape != want.shape and _close(got, moved.reshape(want.shape)):
+            now = _axes_text(moved.shape, [(names[k], want.shape[k]) for k in order],
+                             sizes)
+            right = _axes_text(want.shape, list(zip(names, want.shape)), sizes)
+            #ko| return Also(f"값은 모두 있지만, {now} 순서로 놓인 원소를 차례대로 "
+            #ko|             f"{right} 모양에 다시 묶은 것입니다. "
+            #ko|             "모양만 바꾸면 원소의 순서가 그대로라 "
+            #ko|             "축의 자리는 바뀌지 않습니다. ")
+            #en| return Also(f"the values are all there, but laid out as elements in "
+            #en|             f"{now} order read one after another into the shape {right}: "
+            #en|             "changing the shape alone keeps the elements' order, "
+            #en|             "it does not move an axis; ")
+    return None
+
+
+def _where_wrong(got, want, names):
+    #ko| """틀린 값이 한 축의 몇 자리에만 있으면 그 말, 아니면 None."""
+    #en| """If the wrong values sit at a few places of one axis, say so; else None."""
+    wrong = ~torch.isclose(got.double(), want.double(), atol=1e-5, rtol=1e-4,
+                           equal_nan=True)
+    best = None
+    for a in range(want.dim()):
+        others = [k for k in range(want.dim()) if k != a]
+        at = (wrong.any(dim=others) if others else wrong).nonzero().flatten().tolist()
+        share = len(at) / want.shape[a]
+        if 0 < len(at) < want.shape[a] and (best is None or share < best[2]):
+            best = (a, at, share)
+    if best is None:
+        return None
+    a, at, _ = best
+    at = ", ".join(map(str, at[:6])) + (", ..." if len(at) > 6 else "")
+    #ko| return Also(f"{names[a]} 축(축 {a})의 {at}번 자리만 틀렸고 "
+    #ko|             "나머지는 맞습니다. ")
+    #en| return Also(f"only index {at} along {names[a]} (axis {a}) is wrong, "
+    #en|             "the rest is right; ")
+
+
+def value_mistake(got, want, slips=(), axes=None, sizes=None, factors=None,
+                  sums_to_one=None):
+    #ko| """값으로 실수를 알아봅니다. 답 got이 정답 want와 같으면 None,
+    #ko| 아니면 무엇이 어긋났는지 말하는 힌트를 돌려줍니다.
+    #ko| slips: (흔한 실수가 계산하는 값, 그 힌트)의 목록. 값 대신 인자 없는 함수도
+    #ko|     됩니다. 처음 같은 값의 힌트를 돌려줍니다(str은 일반 힌트를 대신하고,
+    #ko|     Also는 그 앞에 붙습니다). 정답과 같은 값이 된 실수는 건너뜁니다.
+    #ko| axes, sizes: shape_mistake와 같습니다(want의 축 이름, 이름 붙은 크기).
+    #ko| factors: 상수의 이름({"√d": 2.0, "d": 4}처럼). 답이 정답의 c배이면
+    #ko|     c가 그중 무엇(역수, 제곱, 음수 포함)과 같은지 말합니다.
+    #ko| sums_to_one: 정답에서 합이 1인 축(가중치라면 -1).
+    #ko| 그 밖에 알아보는 관계: 텐서가 아님, 모양, 축의 순서, dtype, NaN과 inf의 자리,
+    #ko| 상수 배, 상수 더하기, 전치, 다른 축으로 합이 1, 한 축 안에서 순서가
+    #ko| 바뀌거나 한 칸 밀림, 한 축의 몇 자리만 틀림."""
+    #en| """Tell a mistake by its values: None when the answer got matches want,
+    #en| else a hint saying what is off.
+    #en| slips: a list of (what a usual mistake computes, its hint); a function
+    #en|     without arguments may stand for the value. The first match's hint comes
+    #en|     back (a str replaces the general hint, an Also goes before it); a slip
+    #en|     that computes the right value is skipped.
+    #en| axes, sizes: as for shape_mistake (want's axes' names, other named sizes).
+    #en| factors: named constants ({"√d": 2.0, "d": 4}): an answer c times the right
+    #en|     one is told which of them (inverse, square, negative too) c equals.
+    #en| sums_to_one: the axis along which want adds up to 1 (-1 for weights).
+    #en| Other relations it tells: not a tensor, the shape, the axes' order, the dtype,
+    #en| where NaN and inf are, a constant factor, a constant added, a transpose,
+    #en| adding up to 1 along another axis, one axis shuffled or shifted by one,
+    #en| a few places of one axis wrong."""
+    if got is None or got is Ellipsis:
+        raise NotAnswered
+    names = axes.split() if isinstance(axes, str) else list(axes or [])
+    names += [f"#{i}" for i in range(len(names), want.dim())]
+    for slip, said in slips:
+        try:
+            slip = slip() if callable(slip) else slip
+        except Exception:
+            continue
+        if _close(got, slip) and not _close(slip, want):
+            return said
+    if not isinstance(got, torch.Tensor) or got.shape != want.shape:
+        tensor = isinstance(got, torch.Tensor)
+        moved = tensor and _order_mistake(got, want, names, sizes)
+        return moved or shape_mistake(got, want, names, sizes)
+    kinds = {t.dtype == torch.bool or 2 * t.is_floating_point() for t in (got, want)}
+    if len(kinds) > 1:
+        #ko| return Also(f"dtype이 {want.dtype}이어야 하는데 {got.dtype}입니다. ")
+        #en| return Also(f"the dtype should be {want.dtype}, got {got.dtype}; ")
+    if _close(got, want):
+        return None
+    if got.is_floating_point():
+        for bad, what in ((torch.isnan(got) & ~torch.isnan(want), "NaN"),
+                          (torch.isinf(got) & ~torch.isinf(want), "inf")):
+            if bad.any():
+                first = tuple(bad.nonzero()[0].tolist())
+                #ko| return Also(f"답의 {int(bad.sum())}자리가 {what}입니다"
+                #ko|             f"(첫 자리: {first}). ")
+                #en| return Also(f"{int(bad.sum())} places of the answer are {what} "
+                #en|             f"(the first at {first}); ")
+    g, w = got.double(), want.double()
+    if (w * w).sum() > 1e-12:
+        c = ((g * w).sum() / (w * w).sum()).item()
+        if abs(c - 1) > 1e-4 and _close(g, c * w):
+            named = _factor_name(c, factors)
+            #ko| return Also(f"답의 모든 값이 정답의 {c:.4g}배입니다{named}. ")
+            #en| return Also(f"every value is {c:.4g} times the right one{named}; ")
+    shift = (g - w).mean()
+    if _close(g - w, shift.expand_as(g)):
+        #ko| return Also(f"답의 모든 값에 {shift.item():.4g}만큼 더해져 있습니다. ")
+        #en| return Also(f"{shift.item():.4g} is added to every value; ")
+    if want.dim() >= 2 and _close(got, want.transpose(-2, -1)):
+        #ko| return Also("답이 정답의 전치입니다. "
+        #ko|             "마지막 두 축의 역할이 바뀌었습니다. ")
+        #en| return Also("the answer is the transpose of the right one: "
+        #en|             "its last two axes swap roles; ")
+    if sums_to_one is not None and got.is_floating_point():
+        s = sums_to_one % want.dim()
+        for a in range(want.dim()) if not _close(g.sum(s), w.sum(s)) else ():
+            if a != s and _close(g.sum(a), torch.ones_like(g.sum(a))):
+                #ko| return Also(f"합이 1인 축이 {names[a]}(축 {a})입니다. "
+                #ko|             f"합이 1이어야 하는 축은 {names[s]}(축 {s})입니다. ")
+                #en| return Also(f"the values add up to 1 along {names[a]} (axis {a}), "
+                #en|             f"not along {names[s]} (axis {s}); ")
+    for a in range(want.dim()):
+        n = want.shape[a] - 1
+        for step in (1, -1) if n > 0 else ():
+            if _close(got.narrow(a, max(step, 0), n), want.narrow(a, max(-step, 0), n)):
+                #ko| return Also(f"{names[a]} 축(축 {a})을 따라 "
+                #ko|             "값이 한 칸 밀려 있습니다. ")
+                #en| return Also(f"the values are shifted by one place "
+                #en|             f"along {names[a]} (axis {a}); ")
+    for a in range(want.dim()):
+        if want.shape[a] > 1 and _close(got.sort(a).values, want.sort(a).values):
+            #ko| return Also(f"값은 맞지만 {names[a]} 축(축 {a})을 따라 "
+            #ko|             "순서가 다릅니다. ")
+            #en| return Also(f"the values are right but in another order "
+            #en|             f"along {names[a]} (axis {a}); ")
+    moved = _layout_mistake(got, want, names, sizes)
+    if moved:
+        return moved
+    if _close(g.flatten().sort().values, w.flatten().sort().values):
+        #ko| return Also("정답의 값이 모두 있지만 다른 자리에 놓였습니다. ")
+        #en| return Also("every value of the right answer is there, but in other places; ")
+    return _where_wrong(got, want, names)
 
 
 def parts_wrong(**parts):
