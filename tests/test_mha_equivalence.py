@@ -359,6 +359,10 @@ def working_class(ns: dict) -> str | None:
     (0, 1, 2, 3, 4, 1, 2),         # add_method's cell, then the class cell, run again
     (0, 1, 2, 3, 4, 2, 4, 3, 4),   # the class cell again, then the later cells out of order
     (0, 1, 2, 4, 3, 4),            # the input checks before the causal option, then again
+    (0, 1, 2, 3, 4, 3),            # the causal option again after the bad-input cell (it once lost the checks)
+    (0, 1, 2, 3, 4, 3, 3, 2),      # the causal option twice, then the class cell
+    (0, 1, 2, 3, 4, 4, 3, 2, 3),   # every later cell again, the causal option last
+    (0, 1, 2, 3, 4, 2, 3),         # the class cell, then the causal option
 ])
 def test_chapter_6_class_survives_running_its_cells_again_in_any_order(order):
     """A learner re-runs cells: running the core class cell again must not silently drop the methods the later

@@ -25,8 +25,7 @@ from tools import chapter_code
 SHAPE_HINT = {"ko": "모양은 (4, 5)처럼", "en": "write a shape as a tuple"}
 NO_ANSWER = {"ko": "아직 답이 없습니다", "en": "No answer yet"}
 CHECK = "def check("
-MHA = ("def attention(", "def add_method(", "class MultiHeadAttention", "def causal_mask(", "def check_inputs(",
-       "def copy_weights(", "def max_diff(")
+MHA = (*chapter_code.MHA_MARKERS, "def copy_weights(", "def max_diff(")
 
 CHUNKED = """
 def prefill_step(layer, x_new, cache):
@@ -861,8 +860,8 @@ def prefill(layer, x, lengths):
          {"ko": "키와 밸류 두 가지를 모두", "en": "count both keys and values"}),
         ("float32's 4 bytes", "answer_gqa_mib = 2048\nanswer_repeated_mib = 8192", {"ko": "bfloat16은", "en": "bfloat16 takes"}),
         ("query heads in the cache", "answer_gqa_mib = 4096\nanswer_repeated_mib = 4096",
-         {"ko": "다시 볼 답: answer_gqa_mib(맞은 답: answer_repeated_mib)",
-          "en": "to look at again: answer_gqa_mib (right: answer_repeated_mib)"}),
+         {"ko": "정답의 4배입니다. 캐시는 쿼리 헤드 32개가 아니라 키·밸류 헤드 8개를",
+          "en": "4 times the right value: the cache holds the 8 key/value heads, not the 32 query heads"}),
     ]},
     ("09", "ch09-ex-rolling"): {"needs": ROTARY + ("def window_mask(", CHECK), "answers": [
         ("right", """
@@ -1003,7 +1002,7 @@ class DropoutAttend(MultiHeadAttention):
             scores = scores.masked_fill(~mask, float("-inf"))
         weights = torch.softmax(scores, dim=-1)
         return F.dropout(weights @ v, p=self.dropout, training=self.training), weights
-""", {"ko": "가중치가 아닌 곳에", "en": "something other than the weights"}),
+""", {"ko": "어텐션의 출력(weights @ v)을 지웁니다", "en": "the dropout erases attention's output"}),
         ("dropout on the scores, before the softmax", """
 class DropoutAttend(MultiHeadAttention):
     def attend(self, q, k, v, mask):
@@ -1861,3 +1860,477 @@ def test_a_typical_answer_gets_the_message_meant_for_it(chapter, label, name, la
     else:
         assert said.startswith("❌"), f"{label} ({lang}), {name}: a wrong answer passed: {said!r}"
         assert words[lang] in said, f"{label} ({lang}), {name}: the message misses {words[lang]!r}: {said!r}"
+
+
+
+
+
+
+
+# Chapters 6-10, by effect: wrong answers written as learners write them, each a slip the checks must name by
+# what it does (an axis of the wrong size, a constant factor, a shifted mask, a term off by a factor), not by
+# recognising its code; a few right answers written another way must pass. Chapter 10's exercises start here.
+PORT = """
+def port_gpt2_reshape(block, n_head):
+    C = block.c_attn.weight.shape[0]
+    layer = MultiHeadAttention(C, HEADS)
+    with torch.no_grad():
+        layer.in_proj.weight.copy_(IN_W)
+        layer.in_proj.bias.copy_(IN_B)
+        layer.out_proj.weight.copy_(OUT_W)
+        layer.out_proj.bias.copy_(block.c_proj.bias)
+    return layer.eval()
+"""
+
+
+def port(in_w="block.c_attn.weight.T", in_b="block.c_attn.bias", out_w="block.c_proj.weight.T", heads="n_head"):
+    return (PORT.replace("IN_W", in_w).replace("IN_B", in_b).replace("OUT_W", out_w)
+            .replace("HEADS", heads))
+
+
+RESCALE = """
+def attention_blocks(q, k, v, block):
+    d_k = q.size(-1)
+    row_max = torch.full(q.shape[:-1] + (1,), float("-inf"))
+    row_sum = torch.zeros(q.shape[:-1] + (1,))
+    acc = torch.zeros(q.shape[:-1] + (v.size(-1),))
+    for start in range(0, STOP, block):
+        k_b, v_b = k[..., start:start + block, :], v[..., start:start + block, :]
+        s = q @ k_b.transpose(-2, -1) / SCALE
+        new_max = torch.maximum(row_max, s.amax(dim=-1, keepdim=True))
+        rescale = torch.exp(row_max - new_max)
+        p = torch.exp(s - new_max)
+        row_sum = row_sum * rescale + p.sum(dim=-1, keepdim=True)
+        acc = acc * rescale + p @ v_b
+        UPDATE
+    return acc / row_sum
+"""
+
+
+def rescale(stop="k.size(-2)", scale="math.sqrt(d_k)", update="row_max = new_max"):
+    return RESCALE.replace("STOP", stop).replace("SCALE", scale).replace("UPDATE", update)
+
+
+DROPOUT = """
+class DropoutAttend(MultiHeadAttention):
+    def attend(self, q, k, v, mask):
+        scores = q @ k.transpose(-2, -1) / math.sqrt(q.size(-1))
+        if mask is not None:
+            scores = scores.masked_fill(~mask, float("-inf"))
+        weights = torch.softmax(scores, dim=-1)
+        DROP
+        return OUT
+"""
+
+
+def dropout(drop, out="weights @ v, weights"):
+    return DROPOUT.replace("DROP", drop).replace("OUT", out)
+
+
+ORDER = """
+class PortedMHA(MultiHeadAttention):
+    def project(self, query, key, value):
+        C = self.d_model
+        w_q, w_k, w_v = self.in_proj.weight.split(C)
+        b_q, b_k, b_v = self.in_proj.bias.split(C)
+        return RESULT
+"""
+CHUNK = """
+def prefill_step(layer, x_new, cache):
+    q, k, v = (layer.split_heads(t) for t in layer.project(x_new, x_new, x_new))
+    cache["k"] = torch.cat([cache["k"], k], dim=2)
+    cache["v"] = torch.cat([cache["v"], v], dim=2)
+    T_q, T_k = q.size(2), cache["k"].size(2)
+    out, _ = layer.attend(q, cache["k"], cache["v"], MASK)
+    return layer.out_proj(layer.merge_heads(out))
+"""
+PREFILL = """
+def prefill(layer, x, lengths):
+    B, T, _ = x.shape
+    real = REAL
+    positions = POSITIONS
+    mask = MASK
+    cache = KVCache()
+    return layer(x, mask=mask, positions=positions, cache=cache), cache
+"""
+
+
+def prefill(real="torch.arange(T) >= (T - lengths)[:, None]",
+            positions="(real.cumsum(dim=-1) - 1).clamp(min=0)",
+            mask="real[:, None, None, :] & causal_mask(T, T)"):
+    return PREFILL.replace("REAL", real).replace("POSITIONS", positions).replace("MASK", mask)
+
+
+WINDOW = """
+class WindowCache(KVCache):
+    def __init__(self, window):
+        super().__init__()
+        self.window = window
+
+    def append(self, k, v):
+        k_all, v_all = super().append(k, v)
+        KEEP
+        return RESULT
+"""
+
+
+def window(keep, result="k_all, v_all"):
+    return WINDOW.replace("KEEP", keep).replace("RESULT", result)
+
+
+QWEN = """
+def qwen3_heads(q_flat, k_flat, q_norm, k_norm, cos, sin, d_head):
+    B, T, _ = q_flat.shape
+    q = q_flat.view(B, T, -1, d_head).transpose(1, 2)
+    k = k_flat.view(B, T, -1, d_head).transpose(1, 2)
+    BODY
+"""
+
+CASES_EFFECT_6_10 = {
+    ("06", "ch06-ex-shapes"): [
+        ("heads after the queries", "answer_weights = (3, 4, 3, 9)\nanswer_out = (3, 4, 12)", {"ko": "answer_weights: 크기는 맞지만 축의 순서가 다릅니다. (B, H,", "en": "answer_weights: the sizes are right but the"}),
+        ("weights end in C", "answer_weights = (3, 3, 4, 12)\nanswer_out = (3, 4, 12)", {"ko": "answer_weights: 축 번호 3: T_k = 9인데 12입니다(이 크기는", "en": "answer_weights: axis 3 is T_k = 9, got 12"}),
+        ("self-attention's T_k x T_k", "answer_weights = (3, 3, 9, 9)\nanswer_out = (3, 4, 12)", {"ko": "answer_weights: 축 번호 2: T_q = 4인데 9입니다(이 크기는", "en": "answer_weights: axis 2 is T_q = 4, got 9"}),
+        ("the output left as heads (B, T_q, H, D)", "answer_weights = (3, 3, 4, 9)\nanswer_out = (3, 4, 3, 4)", {"ko": "answer_out: 크기 3, 4인 두 축을 합쳐 한 축으로 만듭니다: C =", "en": "answer_out: the axes 3 and 4 make one axis, as"}),
+        ("the batch axis left out", "answer_weights = (3, 4, 9)\nanswer_out = (4, 12)", {"ko": "가중치에 헤드 축이 빠졌습니다. 헤드마다 가중치가 따로 있습니다(B, H, T_q,", "en": "the weights lack the head axis: each head has"}),
+        ("the output transposed", "answer_weights = (3, 3, 4, 9)\nanswer_out = (3, 12, 4)", {"ko": "answer_out: 크기는 맞지만 축의 순서가 다릅니다. (B, T_q, C)", "en": "answer_out: the sizes are right but the axes"}),
+    ],
+    ("06", "ch06-ex-order"): [
+        ("keys and values with each other's slices",
+         ORDER.replace("RESULT", "F.linear(query, w_q, b_q), F.linear(key, w_v, b_v), F.linear(value, w_k, b_k)"), {"ko": "k: F.linear(key, W_V). v: F.linear(value, W_K).", "en": "k is key projected with W_V; v is value"}),
+        ("returned as k, q, v",
+         ORDER.replace("RESULT", "F.linear(key, w_k, b_k), F.linear(query, w_q, b_q), F.linear(value, w_v, b_v)"), {"ko": "세 결과는 맞지만 (k, q, v) 순서로 돌려줍니다. (q, k, v) 순서로", "en": "the three results are right but returned as (k,"}),
+        ("the queries scaled by 1/sqrt(D) here as well",
+         ORDER.replace("RESULT", "F.linear(query, w_q, b_q) / math.sqrt(C // self.n_head), F.linear(key, w_k, b_k), "
+                                 "F.linear(value, w_v, b_v)"), {"ko": "q: 맞는 값의 0.5배입니다. 입력마다(query, key, value) 자기", "en": "q is 0.5 times the right values: each input"}),
+        ("all three from in_proj(query)", ORDER.replace("RESULT", "self.in_proj(query).split(C, dim=-1)"), {"ko": "키와 밸류가 (2, 3, 8), (2, 3, 8)입니다((2, 5, 8)이어야", "en": "keys and values are (2, 3, 8) and (2, 3, 8),"}),
+        ("the value's bias left out",
+         ORDER.replace("RESULT", "F.linear(query, w_q, b_q), F.linear(key, w_k, b_k), F.linear(value, w_v)"), {"ko": "쿼리와 키는 맞았습니다. 밸류는 value를 셋째 조각 W_V와 편향 b_v로", "en": "queries and keys are right; the values are"}),
+        ("the values' slice transposed",
+         ORDER.replace("RESULT", "F.linear(query, w_q, b_q), F.linear(key, w_k, b_k), F.linear(value, w_v.T, b_v)"), {"ko": "쿼리와 키는 맞았습니다. 밸류는 value를 셋째 조각 W_V와 편향 b_v로", "en": "queries and keys are right; the values are"}),
+    ],
+    ("06", "ch06-ex-padding"): [
+        ("the keys on the query axis",
+         "def padding_mask_from_lengths(lengths, T_k):\n    return (torch.arange(T_k) < lengths[:, None])[:, None, :, None]\n", {"ko": "모양이 (3, 1, 1, 5)이어야 하는데 (3, 1, 5, 1)입니다.", "en": "expected shape (3, 1, 1, 5), got (3, 1, 5, 1):"}),
+        ("(B, T_k), no axes added",
+         "def padding_mask_from_lengths(lengths, T_k):\n    return torch.arange(T_k) < lengths[:, None]\n", {"ko": "모양이 (3, 1, 1, 5)이어야 하는데 (3, 5)입니다. 마스크가 브로드캐스팅될", "en": "expected shape (3, 1, 1, 5), got (3, 5): the"}),
+        ("as 0/1 integers",
+         "def padding_mask_from_lengths(lengths, T_k):\n    return (torch.arange(T_k) < lengths[:, None]).long()[:, None, None, :]\n", {"ko": "마스크는 bool이어야 하는데 torch.int64입니다. 비교(<)와 &가 bool", "en": "the mask must be bool, got torch.int64:"}),
+        ("left padding: the real tokens at the end",
+         "def padding_mask_from_lengths(lengths, T_k):\n    return (torch.arange(T_k) >= T_k - lengths[:, None])[:, None, None, :]\n", {"ko": "True가 각 행의 마지막 lengths[b]개 자리에 있습니다(왼쪽 패딩). 이", "en": "True marks the last lengths[b] positions of"}),
+        ("expanded to (B, 1, T_k, T_k)",
+         "def padding_mask_from_lengths(lengths, T_k):\n    keep = torch.arange(T_k) < lengths[:, None]\n"
+         "    return keep[:, None, None, :].expand(-1, 1, T_k, -1)\n", {"ko": "모양이 (3, 1, 1, 5)이어야 하는데 (3, 1, 5, 5)입니다. 마스크가", "en": "expected shape (3, 1, 1, 5), got (3, 1, 5, 5):"}),
+        ("the head axis only, (B, 1, T_k)",
+         "def padding_mask_from_lengths(lengths, T_k):\n    return (torch.arange(T_k) < lengths[:, None])[:, None, :]\n", {"ko": "모양이 (3, 1, 1, 5)이어야 하는데 (3, 1, 5)입니다. 마스크가", "en": "expected shape (3, 1, 1, 5), got (3, 1, 5): the"}),
+        ("True at padding, with >=",
+         "def padding_mask_from_lengths(lengths, T_k):\n    return (torch.arange(T_k) >= lengths[:, None])[:, None, None, :]\n", {"ko": "True와 False가 뒤바뀌었습니다. 이 책에서 True는 '볼 수", "en": "True and False are swapped: in this book True"}),
+    ],
+    ("06", "ch06-ex-dropout"): [
+        ("p fixed at 0.5", dropout("weights = F.dropout(weights, p=0.5, training=self.training)"), {"ko": "dropout=0.25인 레이어도 남은 가중치를 2배로 키웁니다. 확률이 0.5로", "en": "a layer made with dropout=0.25 also doubles"}),
+        ("the mode inverted", dropout("weights = F.dropout(weights, p=self.dropout, training=not self.training)"), {"ko": "모드가 뒤바뀌었습니다. 학습 모드에서는 지우지 않고 평가 모드에서 지웁니다.", "en": "the modes are swapped: it drops in evaluation"}),
+        ("a fresh nn.Dropout at each call", dropout("weights = nn.Dropout(self.dropout)(weights)"), {"ko": "평가 모드(eval())에서도 여전히 지우고, 부를 때마다 결과가 다릅니다.", "en": "in evaluation mode (eval()) it still drops, and"}),
+        ("the weights before the dropout returned",
+         dropout("dropped = F.dropout(weights, p=self.dropout, training=self.training)", "dropped @ v, weights"), {"ko": "학습 모드의 출력이 attend가 돌려준 가중치로 계산한 값과 다릅니다. 드롭아웃한", "en": "in training mode the output is not what the"}),
+        ("dropout on the output", dropout("pass", "F.dropout(weights @ v, p=self.dropout, training=self.training), weights"), {"ko": "드롭아웃이 어텐션의 출력(weights @ v)을 지웁니다. 출력이 아니라", "en": "the dropout erases attention's output (weights"}),
+        ("dropout on the scores before the softmax", """
+class DropoutAttend(MultiHeadAttention):
+    def attend(self, q, k, v, mask):
+        scores = q @ k.transpose(-2, -1) / math.sqrt(q.size(-1))
+        scores = F.dropout(scores, p=self.dropout, training=self.training)
+        if mask is not None:
+            scores = scores.masked_fill(~mask, float("-inf"))
+        weights = torch.softmax(scores, dim=-1)
+        return weights @ v, weights
+""", {"ko": "드롭아웃이 가중치가 아닌 곳에 걸렸습니다. 소프트맥스가 낸 가중치에 걸어야 합니다.", "en": "the dropout acts on something other than the"}),
+        ("right, with nn.Dropout's rule written out", dropout(
+            "weights = F.dropout(weights, p=self.dropout if self.training else 0.0)"), None),
+    ],
+    ("07", "ch07-ex-memory"): [
+        ("GB (10**9 bytes), not MiB", "answer_mib = 4 * 8 * 4096 * 4096 * 2 / 10**9", {"ko": "10**9로 나누면 GB입니다. MiB는 2**20바이트입니다.", "en": "dividing by 10**9 gives GB; a MiB is 2**20"}),
+        ("scores and weights both", "answer_mib = 2 * 4 * 8 * 4096 * 4096 * 2 / 2**20", {"ko": "2배입니다. float16의 원소 하나는 4바이트가 아니라 2바이트이고, 묻는 것은", "en": "2 times too large: an element of float16 takes"}),
+        ("T x D, not T x T (D = 64)", "answer_mib = 4 * 8 * 4096 * 64 * 2 / 2**20", {"ko": "정답의 0.01562배입니다. B = 4, H = 8, T × T = 4096 ×", "en": "this is 0.01562 times the right size: one of B"}),
+        ("MB (10**6 bytes)", "answer_mib = 4 * 8 * 4096 * 4096 * 2 / 10**6", {"ko": "10**6으로 나누면 MB입니다. MiB는 2**20바이트입니다.", "en": "dividing by 10**6 gives MB; a MiB is 2**20"}),
+        ("as text", "answer_mib = '1024 MiB'", {"ko": "MiB 수를 숫자로 적으세요(글자가 아니라). 지금 답: '1024 MiB'", "en": "write the number of MiB as a number, not text;"}),
+        ("bits, not bytes", "answer_mib = 4 * 8 * 4096 * 4096 * 16 / 2**20", {"ko": "8배입니다. 비트 수를 세었습니다. 1바이트는 8비트입니다.", "en": "8 times too large: that counts bits; a byte is"}),
+        ("float32 and no heads", "answer_mib = 4 * 4096 * 4096 * 4 / 2**20", {"ko": "배치의 시퀀스 4개를 모두 세세요(B = 4).", "en": "count all 4 sequences of the batch (B = 4)."}),
+    ],
+    ("07", "ch07-ex-rescale"): [
+        ("plain attention, blocks unused", """
+def attention_blocks(q, k, v, block):
+    return torch.softmax(q @ k.transpose(-2, -1) / math.sqrt(q.size(-1)), dim=-1) @ v
+""", {"ko": "값은 맞지만, 블록이 5개나 1개일 때도 점수 행렬 (T_q, T_k) = (5,", "en": "the values are right, but the whole score"}),
+        ("plain attention through SDPA", """
+def attention_blocks(q, k, v, block):
+    return F.scaled_dot_product_attention(q, k, v)
+""", {"ko": "값은 맞지만, 블록이 5개나 1개일 때도 점수 행렬 (T_q, T_k) = (5,", "en": "the values are right, but the whole score"}),
+        ("row_max never updated", rescale(update="pass"), {"ko": "결과가 마지막 블록의 키만 본 어텐션과 같습니다. 앞 블록들이 쌓은 값이 매번 0배가", "en": "the result is attention over the last block's"}),
+        ("the last block left out", rescale(stop="k.size(-2) - block"), {"ko": "결과에 NaN이나 inf가 있습니다. 합 row_sum이 0으로 남았습니다. 루프가", "en": "the result holds NaN or inf: row_sum stayed 0."}),
+        ("scaled by sqrt(d_v)", rescale(scale="math.sqrt(v.size(-1))"), {"ko": "점수를 √d_v(밸류의 차원 6)로 나눕니다. 쿼리와 키의 차원 d_k = 4의", "en": "the scores are divided by √d_v (the values'"}),
+        ("no scale at all", rescale(scale="1"), {"ko": "점수를 √d_k로 나누는 일이 빠졌습니다. 최댓값이 바뀌면 옛 최댓값을 기준으로 쌓아", "en": "the scores are not divided by √d_k. when the"}),
+        ("the weights of each block normalised alone", """
+def attention_blocks(q, k, v, block):
+    out = 0
+    for start in range(0, k.size(-2), block):
+        k_b, v_b = k[..., start:start + block, :], v[..., start:start + block, :]
+        out = out + torch.softmax(q @ k_b.transpose(-2, -1) / math.sqrt(q.size(-1)), dim=-1) @ v_b
+    return out
+""", {"ko": "블록마다 따로 소프트맥스를 해서 더했습니다. 모든 키의 가중치가 분모 하나를 함께", "en": "each block gets its own softmax, and the"}),
+    ],
+    ("07", "ch07-ex-flops"): [
+        ("one number per step, as a dict", """
+def cross_attention_flops(B, T_q, T_k, C):
+    return {"project": 2 * B * T_q * C * C + 4 * B * T_k * C * C, "attend": 4 * B * T_q * T_k * C,
+            "out": 2 * B * T_q * C * C}
+""", {"ko": "FLOP 수 하나를 수로 돌려주세요. 지금은 dict입니다. 단계별 값을 모두 더한", "en": "return the number of FLOPs as one number, not a"}),
+        ("softmax counted too", """
+def cross_attention_flops(B, T_q, T_k, C):
+    return 4 * B * T_q * C * C + 4 * B * T_k * C * C + 4 * B * T_q * T_k * C + 5 * B * T_q * T_k
+""", {"ko": "행렬 곱 밖의 항 5 * B * T_q * T_k가 더해졌습니다(소프트맥스 같은", "en": "an extra 5 * B * T_q * T_k is added, which is"}),
+        ("W_K and W_V counted once", """
+def cross_attention_flops(B, T_q, T_k, C):
+    return 4 * B * T_q * C * C + 2 * B * T_k * C * C + 4 * B * T_q * T_k * C
+""", {"ko": "W_K와 W_V, 곧 키·밸류 투영의 항이 다릅니다. 둘 다 T_k개의 토큰에 2 *", "en": "the term of the key/value projections, W_K and"}),
+        ("self-attention's count on T_k", """
+def cross_attention_flops(B, T_q, T_k, C):
+    return 8 * B * T_k * C * C + 4 * B * T_k * T_k * C
+""", {"ko": "셀프 어텐션의 수에 T = T_k를 넣은 값입니다. 쿼리는 T_q개라서 W_Q와", "en": "this is the self-attention count with T = T_k;"}),
+        ("the batch left out", """
+def cross_attention_flops(B, T_q, T_k, C):
+    return 4 * T_q * C * C + 4 * T_k * C * C + 4 * T_q * T_k * C
+""", {"ko": "배치 B가 빠졌습니다. 모든 곱셈은 배치의 시퀀스 B개마다 한 번씩 일어납니다.", "en": "the batch B is missing: every product runs once"}),
+        ("flops_by_step redefined without its attention, then used", """
+def flops_by_step(B, T, C, H):
+    return {"project": 6 * B * T * C * C, "out": 2 * B * T * C * C}
+def cross_attention_flops(B, T_q, T_k, C):
+    return (sum(flops_by_step(B, T_q, C, 1).values()) - 4 * B * T_q * C * C + 4 * B * T_k * C * C)
+""", {"ko": "투영만 셌습니다. 점수와 가중합, 두 행렬 곱도 세세요.", "en": "only the projections are counted: count the two"}),
+    ],
+    ("08", "ch08-ex-gqa-shapes"): [
+        ("width 3C, as in multi-head attention", "answer_width = 48\nanswer_k = (3, 2, 5, 2)\nanswer_k_repeated = (3, 8, 5, 2)", {"ko": "48 = 3C는 키와 밸류의 헤드가 8개일 때의 차원입니다. 다시 볼 답:", "en": "48 = 3C is the width with 8 key/value heads; to"}),
+        ("keys untransposed, (B, T, H_kv, D)", "answer_width = 24\nanswer_k = (3, 5, 2, 2)\nanswer_k_repeated = (3, 5, 8, 2)", {"ko": "(B, T, H_kv, D)는 transpose 전입니다. 헤드 축이 토큰 축 앞에", "en": "(B, T, H_kv, D) is before the transpose: the"}),
+        ("the repeat on the time axis", "answer_width = 24\nanswer_k = (3, 2, 5, 2)\nanswer_k_repeated = (3, 2, 20, 2)", {"ko": "반복은 토큰 축이 아니라 헤드 축을 늘립니다. 다시 볼 답:", "en": "the repeat stretches the head axis, not the"}),
+        ("D as C // H_kv", "answer_width = 24\nanswer_k = (3, 2, 5, 8)\nanswer_k_repeated = (3, 8, 5, 8)", {"ko": "헤드 하나의 차원 D는 C // H = 2입니다(C // H_kv가 아니라). 다시", "en": "one head's width D is C // H = 2 (not C //"}),
+        ("the keys with query heads before the repeat", "answer_width = 24\nanswer_k = (3, 8, 5, 2)\nanswer_k_repeated = (3, 8, 5, 2)", {"ko": "반복하기 전의 키 헤드는 H_kv = 2개입니다. 다시 볼 답: answer_k(맞은", "en": "before the repeat there are H_kv = 2 key heads;"}),
+        ("the width of q and k only", "answer_width = 20\nanswer_k = (3, 2, 5, 2)\nanswer_k_repeated = (3, 8, 5, 2)", {"ko": "20 = 16 + 4는 키와 밸류를 합쳐 4로 셌습니다. 키와 밸류가 C_kv =", "en": "20 = 16 + 4 gives keys and values 4 together;"}),
+    ],
+    ("08", "ch08-ex-repeat"): [
+        ("repeated along the time axis", "def expand_kv(t, n_rep):\n    return t.repeat_interleave(n_rep, dim=2)\n", {"ko": "모양이 (2, 6, 4, 3)이어야 하는데 (2, 2, 12, 3)입니다. 축 1의", "en": "expected shape (2, 6, 4, 3), got (2, 2, 12, 3);"}),
+        ("repeat_interleave without dim", "def expand_kv(t, n_rep):\n    return t.repeat_interleave(n_rep)\n", {"ko": "모양이 (2, 6, 4, 3)이어야 하는데 (144,)입니다. 원소의 수는 맞지만", "en": "expected shape (2, 6, 4, 3), got (144,); the"}),
+        ("repeated along the features", "def expand_kv(t, n_rep):\n    return t.repeat_interleave(n_rep, dim=-1)\n", {"ko": "모양이 (2, 6, 4, 3)이어야 하는데 (2, 2, 4, 9)입니다. 축 1의", "en": "expected shape (2, 6, 4, 3), got (2, 2, 4, 9);"}),
+        ("one copy short", "def expand_kv(t, n_rep):\n    return t.repeat_interleave(n_rep - 1, dim=1)\n", {"ko": "모양이 (2, 6, 4, 3)이어야 하는데 (2, 4, 4, 3)입니다. 축 1의", "en": "expected shape (2, 6, 4, 3), got (2, 4, 4, 3);"}),
+        ("cat of copies", "def expand_kv(t, n_rep):\n    return torch.cat([t] * n_rep, dim=1)\n", {"ko": "모양은 맞지만 헤드의 순서가 0, 1, 0, 1, ...입니다. 헤드 h는 h //", "en": "the shape is right but the heads come as 0, 1,"}),
+        ("expand then view in the tiled order",
+         "def expand_kv(t, n_rep):\n    B, H_kv, T, D = t.shape\n    return t[:, None].expand(B, n_rep, H_kv, T, D).reshape(B, n_rep * H_kv, T, D)\n", {"ko": "모양은 맞지만 헤드의 순서가 0, 1, 0, 1, ...입니다. 헤드 h는 h //", "en": "the shape is right but the heads come as 0, 1,"}),
+        ("right, by expand", "def expand_kv(t, n_rep):\n    B, H_kv, T, D = t.shape\n"
+         "    return t[:, :, None].expand(B, H_kv, n_rep, T, D).reshape(B, H_kv * n_rep, T, D)\n", None),
+    ],
+    ("08", "ch08-ex-port"): [
+        ("the blocks concatenated untransposed",
+         port(in_w="torch.cat(block.c_attn.weight.split(C, dim=1), dim=0)"), {"ko": "세 블록의 순서는 맞지만, 블록마다 Conv1D의 (입력, 출력) 그대로", "en": "the three blocks are in order, but each is"}),
+        ("view instead of reshape", port(in_w="block.c_attn.weight.view(3 * C, C)"), {"ko": "in_proj.weight가 c_attn.weight를 reshape한 것입니다.", "en": "in_proj.weight is c_attn.weight reshaped:"}),
+        ("c_proj left untransposed", port(out_w="block.c_proj.weight"), {"ko": "c_attn은 고쳤지만 c_proj도 Conv1D라서 (in, out)으로", "en": "c_attn is fixed, but c_proj is a Conv1D too and"}),
+        ("the blocks transposed, then stacked k, q, v",
+         port(in_w="torch.cat([w.T for w in block.c_attn.weight.split(C, dim=1)][1::-1] + "
+                   "[block.c_attn.weight.split(C, dim=1)[2].T])"), {"ko": "전치는 맞았지만 블록의 순서가 바뀌었습니다. c_attn도 [쿼리; 키; 밸류]", "en": "the transpose is right but the blocks are"}),
+        ("the number of heads fixed at 12", port(heads="12"), {"ko": "레이어를 만들지 못했습니다(d_model=8 is not divisible by", "en": "the layer could not be made (d_model=8 is not"}),
+        ("the blocks transposed but the bias reversed", port(in_b="block.c_attn.bias.flip(0)"), {"ko": "가중치는 맞았습니다. 편향 c_attn.bias와 c_proj.bias도 그대로", "en": "the weights are right; copy the biases"}),
+        ("right, by blocks", port(in_w="torch.cat([w.T for w in block.c_attn.weight.split(C, dim=1)])"), None),
+    ],
+    ("08", "ch08-ex-chunked"): [
+        ("the top rows of the square mask", CHUNK.replace("MASK", "layer.causal_mask(T_k, T_k)[:T_q]"), {"ko": "한 번에 넣으면 맞고 나눠 넣으면 다릅니다. T_q < T_k이면 쿼리는 키의 마지막", "en": "right at once, wrong in pieces: with T_q < T_k"}),
+        ("the diagonal shifted by one",
+         CHUNK.replace("MASK", "torch.ones(T_q, T_k, dtype=torch.bool).tril(diagonal=T_k - T_q - 1)"), {"ko": "대각선이 한 칸 어긋나 새 토큰이 자기 키를 보지 못합니다(첫 토큰은 볼 키가 없어", "en": "the diagonal is shifted by one: a new token"}),
+        ("W_O left out", CHUNK.replace("MASK", "layer.causal_mask(T_q, T_k)").replace(
+            "return layer.out_proj(layer.merge_heads(out))", "return layer.merge_heads(out)"), {"ko": "어텐션까지는 맞았지만 출력 투영 W_O(layer.out_proj)가 빠졌습니다.", "en": "the attention is right, but the output"}),
+        ("the cache not kept", """
+def prefill_step(layer, x_new, cache):
+    q, k, v = (layer.split_heads(t) for t in layer.project(x_new, x_new, x_new))
+    k_all = torch.cat([cache["k"], k], dim=2)
+    v_all = torch.cat([cache["v"], v], dim=2)
+    out, _ = layer.attend(q, k_all, v_all, layer.causal_mask(q.size(2), k_all.size(2)))
+    return layer.out_proj(layer.merge_heads(out))
+""", {"ko": "세 번 부른 뒤 캐시에 토큰이 6개가 아니라 0개 있습니다. 새 키와 밸류를", "en": "after three calls the cache holds 0 tokens, not"}),
+        ("the new keys only, not the cache", CHUNK.replace("MASK", "layer.causal_mask(T_q, T_q)").replace(
+            'layer.attend(q, cache["k"], cache["v"]', "layer.attend(q, k, v"), {"ko": "조각마다 그 조각의 키만 봅니다. 캐시에 이어 붙인 cache['k'],", "en": "each piece sees its own keys only: compute"}),
+        ("right, the last rows of the square mask", CHUNK.replace("MASK", "layer.causal_mask(T_k, T_k)[-T_q:]"), None),
+    ],
+    ("08", "ch08-ex-kv-memory"): [
+        ("GiB", "answer_mib = 2 * 24 * 8192 * 4 * 128 * 2 / 2**30\nanswer_ratio = 4", {"ko": "2**30으로 나누면 GiB입니다. MiB는 2**20바이트입니다. 다시 볼 답:", "en": "dividing by 2**30 gives GiB; a MiB is 2**20"}),
+        ("C // H_kv as the head width", "answer_mib = 2 * 24 * 8192 * 4 * 512 * 2 / 2**20\nanswer_ratio = 4", {"ko": "4배 많습니다. 캐시에는 쿼리 헤드 16개가 아니라 키·밸류 헤드 4개가 들어가고,", "en": "4 times too much: the cache holds the 4"}),
+        ("MB", "answer_mib = 2 * 24 * 8192 * 4 * 128 * 2 / 10**6\nanswer_ratio = 4", {"ko": "10**6으로 나누면 MB입니다. MiB는 2**20바이트입니다. 다시 볼 답:", "en": "dividing by 10**6 gives MB; a MiB is 2**20"}),
+        ("ratio counted as the query heads", "answer_mib = 384\nanswer_ratio = 16", {"ko": "16은 쿼리 헤드의 수입니다. 비율은 멀티헤드의 캐시(키·밸류 헤드 16개)가 이", "en": "16 is the number of query heads; the ratio is"}),
+        ("C per token and layer", "answer_mib = 2 * 24 * 8192 * 2048 * 2 / 2**20\nanswer_ratio = 4", {"ko": "4배 많습니다. 캐시에는 쿼리 헤드 16개가 아니라 키·밸류 헤드 4개가 들어가고,", "en": "4 times too much: the cache holds the 4"}),
+        ("ratio as the MHA cache's size", "answer_mib = 384\nanswer_ratio = 1536", {"ko": "answer_ratio에는 크기(MiB)가 아니라 몇 배인지를 적습니다. 다시 볼", "en": "answer_ratio is how many times larger, not a"}),
+    ],
+    ("09", "ch09-ex-halves"): [
+        ("rotated the other way", """
+def apply_rope(x, cos, sin):
+    x1, x2 = x.chunk(2, dim=-1)
+    return x * cos[:, None] + torch.cat([x2, -x1], dim=-1) * sin[:, None]
+""", {"ko": "반대 방향으로 돌았습니다. 두 절반 (x1, x2)는 (x2, -x1)이 아니라", "en": "it turns the wrong way: the halves (x1, x2)"}),
+        ("cos and sin swapped", """
+def apply_rope(x, cos, sin):
+    x1, x2 = x.chunk(2, dim=-1)
+    return x * sin[:, None] + torch.cat([-x2, x1], dim=-1) * cos[:, None]
+""", {"ko": "cos와 sin이 바뀌었습니다. x에는 cos를, 돌린 절반 (-x2, x1)에는", "en": "cos and sin are swapped: x is multiplied by"}),
+        ("the unrotated part left out", """
+def apply_rope(x, cos, sin):
+    x1, x2 = x.chunk(2, dim=-1)
+    return torch.cat([-x2, x1], dim=-1) * sin[:, None]
+""", {"ko": "cos의 항(x * cos)이 빠졌습니다. 회전은 cos의 항과 sin의 항의", "en": "the cos term (x * cos) is missing: a rotation"}),
+        ("halves not swapped", """
+def apply_rope(x, cos, sin):
+    x1, x2 = x.chunk(2, dim=-1)
+    return x * cos[:, None] + torch.cat([-x1, x2], dim=-1) * sin[:, None]
+""", {"ko": "90도 돌린 짝은 (-x1, x2)가 아니라 (-x2, x1)입니다. 두 절반이", "en": "a pair turned by 90 degrees is (-x2, x1), not"}),
+        ("rotate_half redefined on pairs, then used", """
+def rotate_half(x):
+    return torch.stack([-x[..., 1::2], x[..., ::2]], dim=-1).flatten(-2)
+def apply_rope(x, cos, sin):
+    return x * cos[:, None] + rotate_half(x) * sin[:, None]
+""", {"ko": "이웃한 특징 (0, 1), (2, 3), ...을 짝으로 지었습니다.", "en": "this pairs neighbouring features (0, 1), (2,"}),
+        ("the angles on the head axis", """
+def apply_rope(x, cos, sin):
+    x1, x2 = x.chunk(2, dim=-1)
+    return x * cos[:, :, None] + torch.cat([-x2, x1], dim=-1) * sin[:, :, None]
+""", {"ko": "cos와 sin (B, T, D)가 x (B, 헤드 수, T, D)에 브로드캐스팅되지", "en": "cos and sin (B, T, D) do not broadcast against"}),
+    ],
+    ("09", "ch09-ex-positions"): [
+        ("the first T_new columns", "def positions_for(real, T_new):\n    return (real.cumsum(dim=-1) - 1).clamp(min=0)[:, :T_new]\n", {"ko": "이번 단계의 새 토큰을 0부터 셌습니다. 새 토큰은 이미 있는 실제 토큰들 다음에", "en": "this counts this step's new tokens from 0; they"}),
+        ("counted from the first column, padding included",
+         "def positions_for(real, T_new):\n    return torch.arange(real.size(1)).expand(real.size(0), -1)[:, -T_new:]\n", {"ko": "위치를 열 번호(캐시의 길이)로 셌습니다. 패딩까지 세므로 패딩이 있는 행에서", "en": "the position is the column (the cache's"}),
+        ("cumsum along the batch", "def positions_for(real, T_new):\n    return (real.long().cumsum(dim=0) - 1).clamp(min=0)[:, -T_new:]\n", {"ko": "배치 축(dim=0)을 따라 셌습니다. 행마다, 곧 마지막 축(dim=-1)을 따라", "en": "this counts along the batch axis (dim=0): count"}),
+        ("counted from 1 by arange", "def positions_for(real, T_new):\n    n_pad = (~real).sum(-1, keepdim=True)\n"
+         "    return (torch.arange(1, real.size(1) + 1) - n_pad)[:, -T_new:]\n", {"ko": "하나씩 밀렸습니다. 첫 실제 토큰의 위치는 1이 아니라 0입니다.", "en": "off by one: the first real token is at position"}),
+        ("the count of real tokens, not a position",
+         "def positions_for(real, T_new):\n    return real.sum(-1, keepdim=True).expand(-1, T_new)\n", {"ko": "하나씩 밀렸습니다. 첫 실제 토큰의 위치는 1이 아니라 0입니다.", "en": "off by one: the first real token is at position"}),
+        ("float positions by arange", "def positions_for(real, T_new):\n    n_pad = (~real).sum(-1, keepdim=True)\n"
+         "    return (torch.arange(real.size(1), dtype=torch.float) - n_pad)[:, -T_new:]\n", {"ko": "위치는 정수여야 하는데 torch.float32입니다. bool 텐서의 cumsum은", "en": "positions must be integers, got torch.float32:"}),
+        ("right, from the padding count", "def positions_for(real, T_new):\n    n_pad = (~real).sum(-1, keepdim=True)\n"
+         "    return (torch.arange(real.size(1)) - n_pad)[:, -T_new:]\n", None),
+    ],
+    ("09", "ch09-ex-prefill"): [
+        ("right padding", prefill(real="torch.arange(T) < lengths[:, None]"), {"ko": "오른쪽 패딩으로 표시했습니다. 왼쪽 패딩에서는 실제 토큰이 행마다 마지막", "en": "these marks are for right padding: with left"}),
+        ("positions counted from the first column", prefill(positions="torch.arange(T).expand(B, T)"), {"ko": "출력은 맞지만 위치를 열 번호로 세어, 패딩이 있는 행의 캐시에 든 키가 패딩 수만큼", "en": "the outputs are right but the positions are"}),
+        ("the mask on the query axis", prefill(mask="real[:, None, :, None] & causal_mask(T, T)"), {"ko": "패딩 표시를 쿼리 축에 걸었습니다. 패딩은 키를 가려야 하므로 (B, 1, 1,", "en": "the padding marks are on the query axis:"}),
+        ("positions from 1", prefill(positions="real.cumsum(dim=-1)"), {"ko": "출력은 맞지만 캐시의 키가 한 자리씩 밀려 회전했습니다(다음 단계가 틀립니다).", "en": "the outputs are right but the cached keys were"}),
+        ("the cache left out", """
+def prefill(layer, x, lengths):
+    B, T, _ = x.shape
+    real = torch.arange(T) >= (T - lengths)[:, None]
+    positions = (real.cumsum(dim=-1) - 1).clamp(min=0)
+    mask = real[:, None, None, :] & causal_mask(T, T)
+    return layer(x, mask=mask, positions=positions), KVCache()
+""", {"ko": "돌려준 캐시가 비었거나 토큰이 5개가 아닙니다. KVCache를 만들어 레이어에", "en": "the cache returned is empty or does not hold 5"}),
+        ("the padding mask without the causal part", prefill(mask="real[:, None, None, :]"), {"ko": "인과 마스크가 빠졌습니다. 패딩 마스크와 인과 마스크 (T, T)를 &로 합치세요.", "en": "the causal part is missing: combine the padding"}),
+    ],
+    ("09", "ch09-ex-cache-bytes"): [
+        ("keys only", "answer_gqa_mib = 32 * 4 * 2048 * 8 * 128 * 2 / 2**20\nanswer_repeated_mib = 32 * 4 * 2048 * 32 * 128 * 2 / 2**20", {"ko": "키와 밸류 두 가지를 모두 세세요(그리고 값 하나는 2바이트).", "en": "count both keys and values (and 2 bytes per"}),
+        ("the batch left out", "answer_gqa_mib = 2 * 32 * 2048 * 8 * 128 * 2 / 2**20\nanswer_repeated_mib = 2 * 32 * 2048 * 32 * 128 * 2 / 2**20", {"ko": "배치의 시퀀스 4개를 모두 세세요.", "en": "count all 4 sequences of the batch."}),
+        ("the repeated one as a ratio", "answer_gqa_mib = 1024\nanswer_repeated_mib = 4", {"ko": "4는 배율(32 / 8)입니다. answer_repeated_mib에는 늘린 캐시의", "en": "4 is the factor (32 / 8); answer_repeated_mib"}),
+        ("repeated by H_kv", "answer_gqa_mib = 1024\nanswer_repeated_mib = 1024 * 8", {"ko": "정답의 2배입니다. 늘리면 헤드가 32 / 8 = 4배가 됩니다(8배가 아니라).", "en": "the answer is 2 times the right value: the"}),
+        ("float32", "answer_gqa_mib = 2048\nanswer_repeated_mib = 8192", {"ko": "bfloat16은 값 하나에 2바이트입니다(float32가 4바이트).", "en": "bfloat16 takes 2 bytes per value (float32 takes"}),
+        ("GiB", "answer_gqa_mib = 1\nanswer_repeated_mib = 4", {"ko": "정답의 1/1024입니다. 1024로 한 번 더 나누면 GiB입니다. MiB는", "en": "1/1024 of the right value: dividing by 1024"}),
+    ],
+    ("09", "ch09-ex-rolling"): [
+        ("right, w - 1 keys kept: the next token's band needs no more",
+         window("self.k, self.v = k_all[:, :, -self.window + 1:], v_all[:, :, -self.window + 1:]"), None),
+        ("the window on the feature axis", window("self.k, self.v = k_all[..., -self.window:], v_all[..., -self.window:]"), {"ko": "캐시의 토큰 축(dim=2)에 키가 w개보다 많이 남아 있습니다. 보관할 것만 남기고", "en": "the cache keeps more than w keys along the time"}),
+        ("nothing kept", window("self.k, self.v = k, v"), {"ko": "캐시의 토큰 축(dim=2)에 키가 w개보다 많이 남아 있습니다. 보관할 것만 남기고", "en": "the cache keeps more than w keys along the time"}),
+        ("the keys only", window("self.k = k_all[:, :, -self.window:]"), {"ko": "키는 맞게 잘랐지만 밸류는 아닙니다. 밸류도 키와 같은 쪽 끝에서 같은 개수를", "en": "the keys are cut right but the values are not:"}),
+        ("the cut keys returned", window("self.k, self.v = k_all[:, :, -self.window:], v_all[:, :, -self.window:]",
+                                         "self.k, self.v"), {"ko": "이번 단계의 키 수가 마스크와 맞지 않습니다. append는 이번 단계의 어텐션에", "en": "this step's keys do not match the mask: append"}),
+        ("one key too many", window("self.k, self.v = k_all[:, :, -self.window - 1:], v_all[:, :, -self.window - 1:]"), {"ko": "캐시의 토큰 축(dim=2)에 키가 w개보다 많이 남아 있습니다. 보관할 것만 남기고", "en": "the cache keeps more than w keys along the time"}),
+    ],
+    ("10", "ch10-ex-llama3"): [
+        ("the mix inverted", """
+def llama3_inv_freq(inv_freq, factor, low, high, original):
+    keep = ((original / (2 * math.pi / inv_freq) - low) / (high - low)).clamp(0, 1)
+    return keep * inv_freq / factor + (1 - keep) * inv_freq
+""", {"ko": "빠른 짝(파장이 original / high = 2048보다 짧은 짝):", "en": "the fast pairs (wavelength below original /"}),
+        ("no clamp", """
+def llama3_inv_freq(inv_freq, factor, low, high, original):
+    keep = (original / (2 * math.pi / inv_freq) - low) / (high - low)
+    return keep * inv_freq + (1 - keep) * inv_freq / factor
+""", {"ko": "keep이 [0, 1]을 벗어납니다. 빠른 짝은 더 빨라지고 느린 짝은", "en": "keep leaves [0, 1]: fast pairs get faster and"}),
+        ("the wavelength without 2 pi", """
+def llama3_inv_freq(inv_freq, factor, low, high, original):
+    keep = ((original / (1 / inv_freq) - low) / (high - low)).clamp(0, 1)
+    return keep * inv_freq + (1 - keep) * inv_freq / factor
+""", {"ko": "사이의 짝이 틀립니다. 경계가 2π배 어긋났습니다. 파장은 1 / inv_freq가", "en": "the pairs between are wrong, their borders off"}),
+        ("a hard switch at original / high", """
+def llama3_inv_freq(inv_freq, factor, low, high, original):
+    return torch.where(2 * math.pi / inv_freq > original / high, inv_freq / factor, inv_freq)
+""", {"ko": "사이의 짝(파장 2048에서 8192)이 섞이지 않고 그대로 두거나 factor로", "en": "the pairs between (wavelength 2048 to 8192) are"}),
+        ("the ratio upside down", """
+def llama3_inv_freq(inv_freq, factor, low, high, original):
+    keep = (((2 * math.pi / inv_freq) / original - low) / (high - low)).clamp(0, 1)
+    return keep * inv_freq + (1 - keep) * inv_freq / factor
+""", {"ko": "빠른 짝(파장이 original / high = 2048보다 짧은 짝):", "en": "the fast pairs (wavelength below original /"}),
+        ("multiplied by factor", """
+def llama3_inv_freq(inv_freq, factor, low, high, original):
+    keep = ((original / (2 * math.pi / inv_freq) - low) / (high - low)).clamp(0, 1)
+    return keep * inv_freq + (1 - keep) * inv_freq * factor
+""", {"ko": "느린 짝(파장이 original / low = 8192보다 긴 짝): factor배가", "en": "the slow pairs (wavelength above original / low"}),
+    ],
+    ("10", "ch10-ex-yarn"): [
+        ("0.1 ln(factor) without the 1", "answer_attention_scaling = 0.1 * math.log(4)\nanswer_score_factor = answer_attention_scaling ** 2", {"ko": "1을 더해야 합니다: 0.1 ln(factor) + 1.", "en": "the 1 is missing: 0.1 ln(factor) + 1."}),
+        ("the inverse", "answer_attention_scaling = 1 / (0.1 * math.log(4) + 1)\nanswer_score_factor = answer_attention_scaling ** 2", {"ko": "역수입니다. transformers는 cos와 sin에 0.1 ln(factor) +", "en": "that is the inverse: transformers multiplies"}),
+        ("the score factor doubled, not squared", "answer_attention_scaling = 0.1 * math.log(4) + 1\nanswer_score_factor = 2 * answer_attention_scaling", {"ko": "점수는 두 배가 아니라 제곱만큼 커집니다. 쿼리와 키가 저마다 배율을 받아 곱해집니다.", "en": "the score grows by the square, not twice: the"}),
+        ("the square root", "answer_attention_scaling = 0.1 * math.log(4) + 1\nanswer_score_factor = answer_attention_scaling ** 0.5", {"ko": "제곱근이 아니라 제곱입니다. 쿼리와 키가 저마다 배율을 받습니다.", "en": "the square, not the square root: the query and"}),
+        ("ln of 4 alone", "answer_attention_scaling = math.log(4)\nanswer_score_factor = math.log(4) ** 2", {"ko": "ln(factor)에 0.1을 곱하고 1을 더합니다: 0.1 ln(factor) +", "en": "ln(factor) is multiplied by 0.1, then 1 is"}),
+        ("the factor itself", "answer_attention_scaling = 4\nanswer_score_factor = 16", {"ko": "attention_scaling은 factor가 아니라 0.1 ln(factor) +", "en": "attention_scaling is not the factor itself: it"}),
+    ],
+    ("10", "ch10-ex-qk-norm"): [
+        ("keys normalised with q_norm", QWEN.replace("BODY", "q, k = q_norm(q), q_norm(k)\n    return rope_halves(q, cos, sin), rope_halves(k, cos, sin)"), {"ko": "k: 다른 쪽의 정규화 가중치를 썼습니다(q_norm과 k_norm은 따로", "en": "k: the other side's norm weights (q_norm and"}),
+        ("q and k returned swapped", QWEN.replace("BODY", "q, k = q_norm(q), k_norm(k)\n    return rope_halves(k, cos, sin), rope_halves(q, cos, sin)"), {"ko": "쿼리와 키의 모양이 (2, 2, 5, 16), (2, 4, 5, 16)입니다. (B,", "en": "the queries and keys are (2, 2, 5, 16) and (2,"}),
+        ("the keys not rotated", QWEN.replace("BODY", "q, k = q_norm(q), k_norm(k)\n    return rope_halves(q, cos, sin), k"), {"ko": "k: 정규화만 하고 회전하지 않았습니다.", "en": "k: normalised but not rotated."}),
+        ("rope_halves redefined on pairs, then used", """
+def rope_halves(x, cos, sin):
+    rot = torch.stack([-x[..., 1::2], x[..., ::2]], dim=-1).flatten(-2)
+    return x * cos + rot * sin
+""" + QWEN.replace("BODY", "q, k = q_norm(q), k_norm(k)\n    return rope_halves(q, cos, sin), rope_halves(k, cos, sin)"), {"ko": "q: 이웃한 특징끼리 짝을 지어 회전했습니다. rope_halves는 특징 i와 i", "en": "q: rotated by neighbouring pairs; rope_halves"}),
+        ("the norm on both sides", QWEN.replace("BODY", "q, k = q_norm(q), k_norm(k)\n    return q_norm(rope_halves(q, cos, sin)), k_norm(rope_halves(k, cos, sin))"), {"ko": "q: 회전 앞뒤로 두 번 정규화했습니다. k: 회전 앞뒤로 두 번 정규화했습니다.", "en": "q: normalised twice, before and after the"}),
+        ("left as (B, T, H, D)", """
+def qwen3_heads(q_flat, k_flat, q_norm, k_norm, cos, sin, d_head):
+    B, T, _ = q_flat.shape
+    q, k = q_norm(q_flat.view(B, T, -1, d_head)), k_norm(k_flat.view(B, T, -1, d_head))
+    return rope_halves(q, cos.transpose(1, 2), sin.transpose(1, 2)), rope_halves(k, cos.transpose(1, 2), sin.transpose(1, 2))
+""", {"ko": "쿼리와 키의 모양이 (2, 5, 4, 16), (2, 5, 2, 16)입니다. (B,", "en": "the queries and keys are (2, 5, 4, 16) and (2,"}),
+    ],
+    ("10", "ch10-ex-mla-bytes"): [
+        ("the non-rotated key part in MLA's cache", "answer_mla_bytes = 27 * (512 + 64 + 128) * 2\nanswer_expanded_bytes = 27 * 16 * (128 + 64 + 128) * 2", {"ko": "회전하지 않는 키의 부분(qk_nope_head_dim)은 캐시에 넣지 않습니다.", "en": "the keys' part that is not rotated"}),
+        ("expanded without the heads", "answer_mla_bytes = 27 * (512 + 64) * 2\nanswer_expanded_bytes = 27 * (128 + 64 + 128) * 2", {"ko": "정답의 1/16입니다. 펼치면 헤드 16개가 저마다 키와 밸류를 가집니다. MLA의", "en": "1/16 of the right value: expanded, each of the"}),
+        ("expanded keys only", "answer_mla_bytes = 27 * (512 + 64) * 2\nanswer_expanded_bytes = 27 * 16 * (128 + 64) * 2", {"ko": "정답의 1/1.667입니다. 밸류(헤드마다 v_head_dim = 128)도 세세요.", "en": "1/1.667 of the right value: count the values"}),
+        ("a latent for keys and one for values", "answer_mla_bytes = 27 * (2 * 512 + 64) * 2\nanswer_expanded_bytes = 27 * 16 * (128 + 64 + 128) * 2", {"ko": "잠재 벡터 하나가 키와 밸류를 함께 만듭니다. 키와 밸류에 하나씩 세지 마세요.", "en": "one latent serves both keys and values: do not"}),
+        ("values counted, not bytes", "answer_mla_bytes = 27 * (512 + 64)\nanswer_expanded_bytes = 27 * 16 * (128 + 64 + 128)", {"ko": "정답의 1/2입니다. 값의 수입니다. 값 하나에 2바이트(bfloat16)를", "en": "1/2 of the right value: that counts values:"}),
+        ("expanded in float32", "answer_mla_bytes = 27 * (512 + 64) * 2\nanswer_expanded_bytes = 27 * 16 * (128 + 64 + 128) * 4", {"ko": "정답의 2배입니다. bfloat16은 값 하나에 2바이트입니다(float32는 4).", "en": "the answer is 2 times the right value: bfloat16"}),
+    ],
+}
+# the chapter 10 exercises have no entry in CASES: the cells their checks need
+NEEDS_10 = {("10", "ch10-ex-llama3"): (CHECK,), ("10", "ch10-ex-yarn"): (CHECK,), ("10", "ch10-ex-mla-bytes"): (CHECK,),
+            ("10", "ch10-ex-qk-norm"): ("def rotate_half(", "def rope_halves(", CHECK)}
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+@pytest.mark.parametrize(("chapter", "label", "name"),
+                         [(*key, name) for key, answers in CASES_EFFECT_6_10.items() for name, _, _ in answers])
+def test_a_wrong_answer_of_chapters_6_to_10_is_named_by_its_effect(chapter, label, name, lang):
+    """Each of these answers gets a message about what it does (never only the exercise's general hint), and the
+    right ones among them pass."""
+    case = CASES.get((chapter, label)) or {"needs": NEEDS_10[(chapter, label)]}
+    _, answer, words = next(a for a in CASES_EFFECT_6_10[(chapter, label)] if a[0] == name)
+    said = run_check(chapter, label, case, answer, lang)
+    if words is None:
+        assert said.startswith("✅"), f"{label} ({lang}), {name}: a right answer was refused: {said!r}"
+    else:
+        assert said.startswith("❌"), f"{label} ({lang}), {name}: a wrong answer passed: {said!r}"
+        assert words[lang] in said, f"{label} ({lang}), {name}: the message misses {words[lang]!r}: {said!r}"
+
+
+def test_the_answers_of_chapters_6_to_10_have_distinct_names_and_five_wrong_ones_each():
+    for key, answers in CASES_EFFECT_6_10.items():
+        names = [name for name, _, _ in answers]
+        assert len(names) == len(set(names)), key
+        assert sum(words is not None for _, _, words in answers) >= 5, f"{key}: fewer than 5 wrong answers"

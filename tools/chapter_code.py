@@ -23,7 +23,8 @@ import nbformat
 from tools.source import ROOT, SourceError, find, notebook_path
 
 # chapter 6 builds its class in steps: the core, then the methods added (with add_method) where they are explained
-MHA_MARKERS = ("def attention(", "def add_method(", "class MultiHeadAttention", "def causal_mask(", "def check_inputs(")
+MHA_MARKERS = ("def attention(", "def add_method(", "class MultiHeadAttention", "def causal_mask(",
+               "@add_method(MultiHeadAttention)\ndef check_inputs(")
 # chapter 7's fast path: a subclass that replaces forward (load it from chapter 7, after MHA_MARKERS)
 FAST_MARKERS = (*MHA_MARKERS, "class FastMultiHeadAttention")
 

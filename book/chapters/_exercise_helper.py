@@ -586,3 +586,96 @@ def check(name, test, hint):
         elif problem:
             #ko| print(f"   (확인하다가 난 오류: {problem})")
             #en| print(f"   (error while checking: {problem})")
+
+
+#ko: --- 6-10장 ---
+#en: --- chapters 6-10 ---
+
+
+def factor_mistake(got, want, terms):
+    #ko| """수로 적은 답이 정답의 몇 배인지 보고, 그 배율을 만드는 실수를 terms에서
+    #ko| 하나나 둘 찾습니다. terms: (배율, 그 배율을 만드는 실수의 설명)의 목록.
+    #ko| 찾으면 배율과 설명을 담은 Also, 못 찾으면 None."""
+    #en| """How many times the right value a number answer is, and the slip (one of terms,
+    #en| or two together) that makes that factor. terms: a list of (factor, what makes it).
+    #en| An Also naming the factor and the slip, or None."""
+    if (isinstance(got, bool) or not isinstance(got, (int, float))
+            or not want or not got):
+        return None
+    ratio = got / want
+
+    def near(a, b):
+        return abs(a - b) <= 1e-6 * abs(b)
+
+    if near(ratio, 1):
+        return None
+
+    found = next(([said] for factor, said in terms if near(ratio, factor)), None)
+    if found is None:
+        found = next(([said_1, said_2] for i, (factor_1, said_1) in enumerate(terms)
+                      for factor_2, said_2 in terms[i + 1:]
+                      if near(ratio, factor_1 * factor_2)), None)
+    if found is None:
+        return None
+    if ratio >= 1:
+        #ko| head = f"정답의 {ratio:.4g}배입니다. "
+        #en| head = f"the answer is {ratio:.4g} times the right value: "
+    else:
+        #ko| head = f"정답의 1/{1 / ratio:.4g}입니다. "
+        #en| head = f"1/{1 / ratio:.4g} of the right value: "
+    return Also(head + " ".join(found) + " ")
+
+
+def axes_said(label, got, names, sizes):
+    #ko| """모양을 적은 답 got이 names 순서의 축(크기는 sizes[이름])과 어떻게 다른지,
+    #ko| 축의 이름으로 말합니다. 같으면 None."""
+    #en| """How a shape written as an answer, got, differs from the axes names (each of size
+    #en| sizes[name]), said by the axes' names; None if it does not."""
+    want = tuple(sizes[name] for name in names)
+    got = tuple(got)
+    if got == want:
+        return None
+
+    def which(size, but=None):
+        #ko: 그 크기를 가진 차원의 이름들
+        #en: the names of the dimensions of that size
+        return "/".join(n for n in sizes if sizes[n] == size and n != but)
+
+    shown = ", ".join(names)
+    if len(got) == len(want) and sorted(got) == sorted(want):
+        #ko| return (f"{label}: 크기는 맞지만 축의 순서가 다릅니다. "
+        #ko|         f"({shown}) 순서입니다. ")
+        #en| return (f"{label}: the sizes are right but the axes are in another "
+        #en|         f"order: ({shown}). ")
+    for i, name in enumerate(names):
+        if len(got) == len(want) - 1 and got == want[:i] + want[i + 1:]:
+            #ko| return (f"{label}: {name} 축(크기 {sizes[name]})이 빠졌습니다. "
+            #ko|         f"({shown}) 순서입니다. ")
+            #en| return (f"{label}: the {name} axis (size {sizes[name]}) is missing: "
+            #en|         f"({shown}). ")
+    for i in range(len(got)):
+        if len(got) == len(want) + 1 and got[:i] + got[i + 1:] == want:
+            #ko| return (f"{label}: 크기 {got[i]}인 축이 하나 더 있습니다. "
+            #ko|         f"({shown}) 순서입니다. ")
+            #en| return (f"{label}: one axis too many, of size {got[i]}: "
+            #en|         f"({shown}). ")
+    for i in range(len(got) - 1):
+        if (len(got) == len(want) + 1
+                and got[:i] + (got[i] * got[i + 1],) + got[i + 2:] == want):
+            #ko| return (f"{label}: 크기 {got[i]}, {got[i + 1]}인 두 축을 합쳐 한 축으로 "
+            #ko|         f"만듭니다: {names[i]} = {want[i]}. ({shown}) 순서입니다. ")
+            #en| return (f"{label}: the axes {got[i]} and {got[i + 1]} make one axis, "
+            #en|         f"as in: {names[i]} = {want[i]}: ({shown}). ")
+    if len(got) != len(want):
+        #ko| return f"{label}: 축이 {len(want)}개({shown})여야 하는데 {len(got)}개입니다. "
+        #en| return f"{label}: expected {len(want)} axes ({shown}), got {len(got)}. "
+    said = []
+    for i, (name, size) in enumerate(zip(names, want)):
+        if got[i] != size:
+            other = which(got[i], but=name)
+            #ko| said.append(f"축 번호 {i}: {name} = {size}인데 {got[i]}입니다"
+            #ko|             + (f"(이 크기는 {other})" if other else ""))
+            #en| said.append(f"axis {i} is {name} = {size}, got {got[i]} instead"
+            #en|             + (f" (the size of {other})" if other else ""))
+    #ko| return f"{label}: " + ", ".join(said) + ". "
+    #en| return f"{label}: " + "; ".join(said) + ". "
