@@ -2334,3 +2334,42 @@ def test_the_answers_of_chapters_6_to_10_have_distinct_names_and_five_wrong_ones
         names = [name for name, _, _ in answers]
         assert len(names) == len(set(names)), key
         assert sum(words is not None for _, _, words in answers) >= 5, f"{key}: fewer than 5 wrong answers"
+
+
+# Wrong answers a blind learner's walk found passing (2026-11-26), kept here so that no check lets them through
+# again: a helper or layer of the chapter redefined in the answer cell, and answers that hold only for the
+# example's sizes (3 tokens, a longest sentence filling T, a batch of 3 rows).
+CASES_SIZES = {
+    ("02", "ch02-ex-queries"): [
+        ("W_Q redefined in the answer cell", "W_Q = nn.Linear(C, C, bias=False)\n\ndef queries_for(tokens):\n"
+         "    ids = torch.tensor([vocab[t] for t in tokens])\n    return W_Q(table[ids])",
+         {"ko": "이 장에서 만든 것과 달라진 이름: W_Q", "en": "W_Q is not the one this chapter made"}),
+        ("only the first three tokens", "def queries_for(tokens):\n"
+         "    return torch.stack([W_Q(table[vocab[t]]) for t in tokens[:3]])",
+         {"ko": "토큰 5개인 문장", "en": "the queries of the 5-token sentence"}),
+    ],
+    ("05", "ch05-ex-mask"): [
+        ("the size from lengths.max()", "def make_mask(lengths, T):\n    n = int(lengths.max())\n"
+         "    causal = torch.tril(torch.ones(n, n, dtype=torch.bool))\n    keep = torch.arange(n) < lengths[:, None]\n"
+         "    return causal & keep[:, None, None, :]",
+         {"ko": "길이 [2, 4], T = 6에서는 모양이 (2, 1, 6, 6)이어야", "en": "with lengths [2, 4] and T = 6 the shape must be (2, 1, 6, 6)"}),
+    ],
+    ("09", "ch09-ex-prefill"): [
+        ("three rows hard-coded", "def prefill(layer, x, lengths):\n    B, T, _ = x.shape\n"
+         "    real = torch.zeros(B, T, dtype=torch.bool)\n    for b in range(3):\n        real[b, T - lengths[b]:] = True\n"
+         "    positions = (real.long().cumsum(dim=-1) - 1).clamp(min=0)\n    cache = KVCache()\n"
+         "    mask = real[:, None, None, :] & torch.ones(T, T, dtype=torch.bool).tril()\n"
+         "    return layer(x, mask=mask, positions=positions, cache=cache), cache",
+         {"ko": "길이 [5, 1, 3]의 3행 배치에서는 맞지만", "en": "right for the batch of 3 rows"}),
+    ],
+}
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+@pytest.mark.parametrize(("chapter", "label", "name"),
+                         [(*key, name) for key, answers in CASES_SIZES.items() for name, _, _ in answers])
+def test_an_answer_right_only_for_the_examples_sizes_or_with_a_redefined_name_is_refused(chapter, label, name, lang):
+    _, answer, words = next(a for a in CASES_SIZES[(chapter, label)] if a[0] == name)
+    said = run_check(chapter, label, CASES[(chapter, label)], answer, lang)
+    assert said.startswith("❌"), f"{label} ({lang}), {name}: a wrong answer passed: {said!r}"
+    assert words[lang] in said, f"{label} ({lang}), {name}: the message misses {words[lang]!r}: {said!r}"
