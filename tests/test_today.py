@@ -423,7 +423,7 @@ def llama3_inv_freq(inv_freq, factor, low, high, original):
         ("no scaling", "answer_attention_scaling = 1.0\nanswer_score_factor = 1.0\n",
          {"ko": "0.1 ln(factor) + 1", "en": "0.1 ln(factor) + 1"}),
         ("score wrong only", "answer_attention_scaling = 1.1386\nanswer_score_factor = 2.2772\n",
-         {"ko": ": answer_score_factor", "en": ": answer_score_factor"}),
+         {"ko": "두 배가 아니라 제곱만큼", "en": "the score grows by the square, not twice"}),
     ]},
     "ch10-ex-qk-norm": {"needs": ROPE, "answers": [
         ("right, with the halves written out", """
@@ -450,7 +450,7 @@ def qwen3_heads(q_flat, k_flat, q_norm, k_norm, cos, sin, d_head):
     q = q_flat.view(B, T, -1, d_head).transpose(1, 2)
     k = k_flat.view(B, T, -1, d_head).transpose(1, 2)
     return rope_halves(q, cos, sin), rope_halves(k, cos, sin)
-""", {"ko": "정규화가 빠졌습니다", "en": "the norm is missing"}),
+""", {"ko": "정규화가 빠졌습니다", "en": "q: not normalised; k: not normalised"}),
         ("a redefined helper that turns the wrong way", """
 def rope_halves(x, cos, sin):
     x1, x2 = x.chunk(2, dim=-1)

@@ -12,7 +12,7 @@ from conftest import ROOT, chapter_stems
 
 SITE = ROOT / "_build" / "html"
 LOCALE = ROOT / "book" / "locale" / "ko" / "LC_MESSAGES"
-RELABEL = "button.toggle-button"  # the selector of book_i18n.py's relabelling script
+RELABEL = "document.querySelectorAll('button.toggle-button')"  # book_i18n.py's relabelling script
 
 
 def page(lang: str, name: str) -> str:

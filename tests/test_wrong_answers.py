@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import contextlib
+import functools
 import io
 
 import pytest
@@ -1470,7 +1471,7 @@ for key, answers in EXTRA_78.items():
     CASES[key]["answers"] = CASES[key]["answers"] + answers
 
 
-# Issue 32, chapters 1-5: wrong answers of the diagnosis by effect (the helper's shape_mistake with named axes,
+# Chapters 1-5: wrong answers of the diagnosis by effect (the helper's shape_mistake with named axes,
 # value_mistake, shape_difference, mask_difference): each names what the answer does, in both languages.
 CASES_EFFECT_1_5 = {
     ('01', 'ch01-ex-shape'): [
@@ -1827,24 +1828,34 @@ def run_check(chapter: str, label: str, case: dict, answer: str, lang: str) -> s
         return _run_check(chapter, label, case, answer, lang)
 
 
+@functools.cache
+def compiled_cell(chapter: str, marker: str, lang: str):
+    """A chapter cell's code, compiled once per test process (a case runs the same cells as many others: the
+    set-up cell alone took 0.1-0.2 s to transform, parse and compile, most of a case's time)."""
+    whole = marker.endswith(" *")
+    marker = marker.removesuffix(" *")
+    source = chapter_code.cell_source(chapter, marker, lang)
+    return compile(source if whole else definitions(source), f"<{lang}/{chapter}: {marker}>", "exec")
+
+
+@functools.cache
+def compiled_check(chapter: str, label: str, lang: str):
+    return compile(chapter_code.cell_source(chapter, f'"{label}"', lang), f"<check of {label}>", "exec")
+
+
 def _run_check(chapter: str, label: str, case: dict, answer: str, lang: str) -> str:
     ns = chapter_code.base_namespace()
     for marker in case["needs"]:
-        whole = marker.endswith(" *")
-        marker = marker.removesuffix(" *")
-        source = chapter_code.cell_source(chapter, marker, lang)
-        code = source if whole else definitions(source)
         with contextlib.redirect_stdout(io.StringIO()):
-            exec(compile(code, f"<{lang}/{chapter}: {marker}>", "exec"), ns)
+            exec(compiled_cell(chapter, marker, lang), ns)
     # a chapter that switches gradient tracking off for good (torch.set_grad_enabled(False) in its imports
     # cell) is run under no_grad here, so that the switch does not leak into the other cases of this process
     with torch.no_grad() if case.get("no_grad") else contextlib.nullcontext():
         exec(case.get("setup", ""), ns)
         exec(compile(answer, f"<answer to {label}>", "exec"), ns)
-        check_cell = chapter_code.cell_source(chapter, f'"{label}"', lang)
         said = io.StringIO()
         with contextlib.redirect_stdout(said):
-            exec(compile(check_cell, f"<check of {label}>", "exec"), ns)
+            exec(compiled_check(chapter, label, lang), ns)
     return said.getvalue()
 
 
