@@ -101,11 +101,13 @@ student: $(VENV_STAMP)
 lint: $(VENV_STAMP)
 	$(VENV)/bin/ruff check tools tests notebooks student
 
-# Colab's venv is needed by pytest only: it installs while the site and the PDF are built. Installing is mostly
-# writing files (torch alone: 12 s of wall, 4 s of CPU here) and the builds are mostly CPU, so the two overlap
-# well on two cores (the set-up ran 38 s alone before the builds in a fresh clone's make test).
+# Colab's venv is needed by pytest only: it installs while the site and the PDF are built, after the book's own
+# venv. Installing is mostly writing files (torch alone: 12 s of wall, 4 s of CPU here) and the builds are
+# mostly CPU, so the two overlap well on two cores; the two venvs installed side by side first, on the
+# other hand, each took as long as both (35 s), and the builds waited for them.
 test:
-	@$(MAKE) --no-print-directory -j3 --output-sync=line colab-venv site-and-pdf
+	@$(SETUP_PARALLEL) setup
+	@$(MAKE) --no-print-directory -j2 --output-sync=line colab-venv site-and-pdf
 	$(PY) -m pytest
 
 site-and-pdf: setup

@@ -12,20 +12,19 @@ os.environ["BOOK_EXPLORER_STATES"] = "all"
 # collection (--no-loadscope-reorder; by default it would order files by their number of tests, which
 # put the few long files last, where one worker ran them while the other was idle). Longest first, so
 # that the many short files fill the gaps at the end. Seconds of one worker, measured in a fresh clone's
-# make test on 2 cores (2026-11-26, junit times, with ten chapters and the sandboxed grader).
+# make test on 2 cores (2026-11-26, junit times, after the runs each chapter's code had twice were cut).
 LONGEST_FIRST = [
-    "tests/test_browser.py",  # ~128 s: every page in chromium (one module fixture, two reused tabs)
-    "tests/test_colab_ko.py",  # the odd chapters on Colab's versions (student notebook, then the solutions)
-    "tests/test_colab_en.py",  # the even chapters on Colab's versions
-    "tests/test_grade.py",  # ~90 s: two classes graded in the sandbox (two kernels at once), 52 s of CPU with its kernels
-    "tests/test_notebooks.py",  # ~65 s: every English chapter re-executed on other kernels (two at once)
-    "tests/test_exercises.py",  # ~60 s: 20 kernels (a student notebook's checks, then the exercise section)
-    "tests/test_grade_escape.py",  # ~30 s: one submission per escape and forgery, in the sandbox (18 s of CPU)
-    "tests/test_perturb.py",  # ~22 s
-    "tests/test_pdf.py",  # ~21 s: reads the PDFs
-    "tests/test_wrong_answers.py",  # ~19 s
-    "tests/test_site.py",  # ~14 s
-    "tests/test_today.py",  # chapter 10's proofs again on other seeds, shapes and configs
+    "tests/test_browser.py",  # ~123 s: every page in chromium (one module fixture, two reused tabs)
+    "tests/test_grade.py",  # ~111 s: two classes graded in the sandbox (two kernels at once)
+    "tests/test_notebooks.py",  # ~73 s: every English chapter re-executed on other kernels (two at once)
+    "tests/test_colab_en.py",  # ~57 s: the even chapters on Colab's versions (student notebook, then the solutions)
+    "tests/test_colab_ko.py",  # ~48 s: the odd chapters on Colab's versions
+    "tests/test_exercises.py",  # ~33 s: 10 kernels (a student notebook's checks, then the exercise section)
+    "tests/test_grade_escape.py",  # ~24 s: one submission per escape and forgery, in the sandbox
+    "tests/test_pdf.py",  # ~15 s: reads the PDFs
+    "tests/test_perturb.py",  # ~14 s
+    "tests/test_source.py",  # ~12 s
+    "tests/test_site.py",  # ~12 s
 ]
 
 
