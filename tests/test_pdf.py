@@ -150,6 +150,7 @@ def test_chapter_handouts_link_to_the_site_and_keep_every_code_line_and_figure(l
 
 def test_a_test_waits_for_the_pdf_printed_beside_it_and_fails_at_once_if_that_failed(tmp_path, monkeypatch):
     done, failed = tmp_path / "report.json", tmp_path / "pdf-failed"
+    monkeypatch.delenv("BOOK_PDF_BUILDING", raising=False)
     wait_for_pdf(0.1, done, failed)  # outside make test: no waiting
     monkeypatch.setenv("BOOK_PDF_BUILDING", "1")
     failed.touch()
