@@ -43,7 +43,7 @@ def comments(source: str) -> list[str]:
     return [text for kind, text in code_tokens(source) if kind == tokenize.COMMENT]
 
 
-__all__ = ["wait_for_pdf", "EXECUTION_REPORT", "ROOT", "LANGS", "chapter_stems", "load", "figure_alt", "code_tokens", "comments", "parse", "chapters"]
+__all__ = ["EXECUTION_REPORT", "ROOT", "LANGS", "chapter_stems", "load", "figure_alt", "code_tokens", "comments", "parse", "chapters"]
 
 
 @pytest.fixture(scope="module")
@@ -91,24 +91,3 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
     # written by tests/test_browser.py: pages checked, errors, requests, axe, page weight, links
     if BROWSER_REPORT.is_file() and BROWSER_REPORT.stat().st_mtime >= _SESSION_START[0]:
         terminalreporter.write_line(BROWSER_REPORT.read_text(encoding="utf-8").rstrip())
-
-
-def wait_for_pdf(timeout: float = 600, done: Path | None = None, failed: Path | None = None) -> None:
-    """In make test the PDF is printed while the tests run (Makefile: test): a test that reads it waits here
-    until tools.pdf has written _build/pdf/report.json (its last step) or ended without a PDF (no chromium: the
-    test then skips or fails as before), and fails at once if the build failed.
-    Outside make test (BOOK_PDF_BUILDING unset) it returns at once: the PDF is whatever _build/pdf holds."""
-    import os
-
-    if os.environ.get("BOOK_PDF_BUILDING") != "1":
-        return
-    done = done or ROOT / "_build" / "pdf" / "report.json"
-    failed = failed or ROOT / "_build" / "pdf-failed"
-    ended = failed.with_name("pdf-ended")  # the build ended well without a PDF: no chromium (--skip-without-browser)
-    deadline = time.time() + timeout
-    while not done.is_file() and not ended.is_file():
-        if failed.is_file():
-            pytest.fail("the PDF build that make test runs beside the tests failed: its messages are in the output")
-        if time.time() > deadline:
-            pytest.fail(f"the PDF build did not finish within {timeout:.0f} s")
-        time.sleep(0.5)

@@ -39,7 +39,7 @@ from browser_site import (
     Visitor,
     browser_missing,
 )
-from conftest import LANGS, ROOT, wait_for_pdf
+from conftest import LANGS, ROOT
 
 EXPLORER_MIME = "application/vnd.book.explorer+json"
 
@@ -805,7 +805,6 @@ LINK_STATS: dict[str, int] = {}
 
 
 def test_internal_links_and_anchors_resolve():
-    wait_for_pdf()  # the landing and chapter pages link to the PDF editions and handouts
     if not (SITE / "index.html").is_file():
         pytest.fail("no site in _build/html: run 'make book' (make test builds it before the tests)")
     broken, links, fragments, downloads = [], 0, 0, 0

@@ -11,7 +11,7 @@ import unicodedata
 from functools import cache
 
 import pytest
-from conftest import LANGS, ROOT, chapters, parse, wait_for_pdf
+from conftest import LANGS, ROOT, chapters, parse
 
 OUT = ROOT / "_build" / "pdf"
 A4 = (595.92, 842.88)  # points, as Chromium writes A4
@@ -20,7 +20,6 @@ SOLUTIONS = {"ko": "연습 문제 풀이", "en": "Solutions to the exercises"}
 
 
 def _needed():
-    wait_for_pdf()
     if not (OUT / "report.json").is_file():
         if os.environ.get("BOOK_REQUIRE_BROWSER") == "1":
             pytest.fail("no PDF in _build/pdf: make test builds it after the site (python -m tools.pdf)")
@@ -146,18 +145,3 @@ def test_chapter_handouts_link_to_the_site_and_keep_every_code_line_and_figure(l
         uris = [a.get_object().get("/A", {}).get("/URI", "") for a in first.get("/Annots") or []]
         assert f"{site}{lang}/{stem}.html" in uris, f"{lang}/{stem}: no link to its page on the site: {uris}"
         assert any(u.endswith(f"notebooks/{lang}/{stem}.ipynb") for u in uris), uris
-
-
-def test_a_test_waits_for_the_pdf_printed_beside_it_and_fails_at_once_if_that_failed(tmp_path, monkeypatch):
-    done, failed = tmp_path / "report.json", tmp_path / "pdf-failed"
-    monkeypatch.delenv("BOOK_PDF_BUILDING", raising=False)
-    wait_for_pdf(0.1, done, failed)  # outside make test: no waiting
-    monkeypatch.setenv("BOOK_PDF_BUILDING", "1")
-    failed.touch()
-    with pytest.raises(pytest.fail.Exception, match="failed"):
-        wait_for_pdf(30, done, failed)
-    failed.unlink()
-    with pytest.raises(pytest.fail.Exception, match="did not finish"):
-        wait_for_pdf(0.6, done, failed)
-    done.touch()
-    wait_for_pdf(30, done, failed)
