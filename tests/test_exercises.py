@@ -9,12 +9,11 @@ import tempfile
 
 import nbformat
 import pytest
-from colab_harness import colab_language
+from colab_harness import CORRECT, colab_language
 from conftest import LANGS, ROOT, chapters, load, parse
 
 from tools.notebooks import wait_in_slices
 
-CORRECT = {"ko": "정답입니다!", "en": "correct!"}
 MIN_EXERCISES = 3
 
 

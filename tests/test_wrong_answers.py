@@ -1859,6 +1859,15 @@ def _run_check(chapter: str, label: str, case: dict, answer: str, lang: str) -> 
     return said.getvalue()
 
 
+def assert_verdict(said: str, words: dict | None, label: str, lang: str, name: str) -> None:
+    """A right answer (words None) passes; a wrong one is refused with the words meant for it in lang."""
+    if words is None:
+        assert said.startswith("✅"), f"{label} ({lang}), {name}: a right answer was refused: {said!r}"
+    else:
+        assert said.startswith("❌"), f"{label} ({lang}), {name}: a wrong answer passed: {said!r}"
+        assert words[lang] in said, f"{label} ({lang}), {name}: the message misses {words[lang]!r}: {said!r}"
+
+
 @pytest.mark.parametrize("lang", ["ko", "en"])
 @pytest.mark.parametrize(("chapter", "label", "name"),
                          [(*key, name) for key, case in CASES.items() for name, _, _ in case["answers"]])
@@ -1866,11 +1875,7 @@ def test_a_typical_answer_gets_the_message_meant_for_it(chapter, label, name, la
     case = CASES[(chapter, label)]
     _, answer, words = next(a for a in case["answers"] if a[0] == name)
     said = run_check(chapter, label, case, answer, lang)
-    if words is None:
-        assert said.startswith("✅"), f"{label} ({lang}), {name}: a right answer was refused: {said!r}"
-    else:
-        assert said.startswith("❌"), f"{label} ({lang}), {name}: a wrong answer passed: {said!r}"
-        assert words[lang] in said, f"{label} ({lang}), {name}: the message misses {words[lang]!r}: {said!r}"
+    assert_verdict(said, words, label, lang, name)
 
 
 
@@ -2333,11 +2338,7 @@ def test_a_wrong_answer_of_chapters_6_to_10_is_named_by_its_effect(chapter, labe
     case = CASES.get((chapter, label)) or {"needs": NEEDS_10[(chapter, label)]}
     _, answer, words = next(a for a in CASES_EFFECT_6_10[(chapter, label)] if a[0] == name)
     said = run_check(chapter, label, case, answer, lang)
-    if words is None:
-        assert said.startswith("✅"), f"{label} ({lang}), {name}: a right answer was refused: {said!r}"
-    else:
-        assert said.startswith("❌"), f"{label} ({lang}), {name}: a wrong answer passed: {said!r}"
-        assert words[lang] in said, f"{label} ({lang}), {name}: the message misses {words[lang]!r}: {said!r}"
+    assert_verdict(said, words, label, lang, name)
 
 
 def test_the_answers_of_chapters_6_to_10_have_distinct_names_and_five_wrong_ones_each():
@@ -2382,5 +2383,5 @@ CASES_SIZES = {
 def test_an_answer_right_only_for_the_examples_sizes_or_with_a_redefined_name_is_refused(chapter, label, name, lang):
     _, answer, words = next(a for a in CASES_SIZES[(chapter, label)] if a[0] == name)
     said = run_check(chapter, label, CASES[(chapter, label)], answer, lang)
-    assert said.startswith("❌"), f"{label} ({lang}), {name}: a wrong answer passed: {said!r}"
-    assert words[lang] in said, f"{label} ({lang}), {name}: the message misses {words[lang]!r}: {said!r}"
+    assert words is not None
+    assert_verdict(said, words, label, lang, name)
