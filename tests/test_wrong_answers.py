@@ -2065,7 +2065,7 @@ class DropoutAttend(MultiHeadAttention):
     ("07", "ch07-ex-memory"): [
         ("GB (10**9 bytes), not MiB", "answer_mib = 4 * 8 * 4096 * 4096 * 2 / 10**9", {"ko": "10**9로 나누면 GB입니다. MiB는 2**20바이트입니다.", "en": "dividing by 10**9 gives GB; a MiB is 2**20"}),
         ("scores and weights both", "answer_mib = 2 * 4 * 8 * 4096 * 4096 * 2 / 2**20", {"ko": "2배입니다. float16의 원소 하나는 4바이트가 아니라 2바이트이고, 묻는 것은", "en": "2 times too large: an element of float16 takes"}),
-        ("T x D, not T x T (D = 64)", "answer_mib = 4 * 8 * 4096 * 64 * 2 / 2**20", {"ko": "정답의 0.01562배입니다. B = 4, H = 8, T × T = 4096 ×", "en": "this is 0.01562 times the right size: one of B"}),
+        ("T x D, not T x T (D = 64)", "answer_mib = 4 * 8 * 4096 * 64 * 2 / 2**20", {"ko": "정답의 1/64입니다. B = 4, H = 8, T × T = 4096 ×", "en": "1/64 of the right value: no single one of B"}),
         ("MB (10**6 bytes)", "answer_mib = 4 * 8 * 4096 * 4096 * 2 / 10**6", {"ko": "10**6으로 나누면 MB입니다. MiB는 2**20바이트입니다.", "en": "dividing by 10**6 gives MB; a MiB is 2**20"}),
         ("as text", "answer_mib = '1024 MiB'", {"ko": "MiB 수를 숫자로 적으세요(글자가 아니라). 지금 답: '1024 MiB'", "en": "write the number of MiB as a number, not text;"}),
         ("bits, not bytes", "answer_mib = 4 * 8 * 4096 * 4096 * 16 / 2**20", {"ko": "8배입니다. 비트 수를 세었습니다. 1바이트는 8비트입니다.", "en": "8 times too large: that counts bits; a byte is"}),
