@@ -614,7 +614,7 @@ def expand_kv(t, n_rep):
          {"ko": "2**30으로 나누면 GiB", "en": "dividing by 2**30 gives GiB"}),
         ("right", "answer_mib = 2 * 24 * 8192 * 4 * 128 * 2 / 2**20\nanswer_ratio = 4.0", None),
         ("the ratio upside down", "answer_mib = 2 * 24 * 8192 * 4 * 128 * 2 / 2**20\nanswer_ratio = 0.25",
-         {"ko": "다시 볼 답: answer_ratio(맞은 답: answer_mib)", "en": "to look at again: answer_ratio (right: answer_mib)"}),
+         {"ko": "answer_mib는 맞았습니다. answer_ratio: 비율이 뒤집혔습니다", "en": "answer_mib is right. answer_ratio: the ratio is upside down"}),
     ]},
     ("09", "ch09-ex-halves"): {"needs": (CHECK,), "answers": [
         ("right", """
@@ -1450,7 +1450,7 @@ def prefill_step(layer, x_new, cache):
         ("keys only", "answer_mib = 24 * 8192 * 4 * 128 * 2 / 2**20\nanswer_ratio = 4",
          {"ko": "키와 밸류 두 가지를", "en": "count both keys and values"}),
         ("query heads in the cache", "answer_mib = 2 * 24 * 8192 * 16 * 128 * 2 / 2**20\nanswer_ratio = 4",
-         {"ko": "4배 많습니다", "en": "4 times too much"}),
+         {"ko": "정답의 4배입니다. 캐시에는 쿼리 헤드 16개", "en": "4 times too large: the cache holds the 4"}),
         ("one layer", "answer_mib = 2 * 8192 * 4 * 128 * 2 / 2**20\nanswer_ratio = 4",
          {"ko": "레이어 24개가", "en": "each of the 24 layers"}),
         ("float32", "answer_mib = 2 * 24 * 8192 * 4 * 128 * 4 / 2**20\nanswer_ratio = 4",
@@ -2172,12 +2172,12 @@ def prefill_step(layer, x_new, cache):
         ("right, the last rows of the square mask", CHUNK.replace("MASK", "layer.causal_mask(T_k, T_k)[-T_q:]"), None),
     ],
     ("08", "ch08-ex-kv-memory"): [
-        ("GiB", "answer_mib = 2 * 24 * 8192 * 4 * 128 * 2 / 2**30\nanswer_ratio = 4", {"ko": "2**30으로 나누면 GiB입니다. MiB는 2**20바이트입니다. 다시 볼 답:", "en": "dividing by 2**30 gives GiB; a MiB is 2**20"}),
-        ("C // H_kv as the head width", "answer_mib = 2 * 24 * 8192 * 4 * 512 * 2 / 2**20\nanswer_ratio = 4", {"ko": "4배 많습니다. 캐시에는 쿼리 헤드 16개가 아니라 키·밸류 헤드 4개가 들어가고,", "en": "4 times too much: the cache holds the 4"}),
-        ("MB", "answer_mib = 2 * 24 * 8192 * 4 * 128 * 2 / 10**6\nanswer_ratio = 4", {"ko": "10**6으로 나누면 MB입니다. MiB는 2**20바이트입니다. 다시 볼 답:", "en": "dividing by 10**6 gives MB; a MiB is 2**20"}),
+        ("GiB", "answer_mib = 2 * 24 * 8192 * 4 * 128 * 2 / 2**30\nanswer_ratio = 4", {"ko": "2**30으로 나누면 GiB입니다. MiB는 2**20바이트입니다. answer_ratio는 맞았습니다.", "en": "dividing by 2**30 gives GiB; a MiB is 2**20 bytes. answer_ratio is right."}),
+        ("C // H_kv as the head width", "answer_mib = 2 * 24 * 8192 * 4 * 512 * 2 / 2**20\nanswer_ratio = 4", {"ko": "정답의 4배입니다. 캐시에는 쿼리 헤드 16개가 아니라 키·밸류 헤드 4개가 들어가고,", "en": "4 times too large: the cache holds the 4"}),
+        ("MB", "answer_mib = 2 * 24 * 8192 * 4 * 128 * 2 / 10**6\nanswer_ratio = 4", {"ko": "10**6으로 나누면 MB입니다. MiB는 2**20바이트입니다. answer_ratio는 맞았습니다.", "en": "dividing by 10**6 gives MB; a MiB is 2**20"}),
         ("ratio counted as the query heads", "answer_mib = 384\nanswer_ratio = 16", {"ko": "16은 쿼리 헤드의 수입니다. 비율은 멀티헤드의 캐시(키·밸류 헤드 16개)가 이", "en": "16 is the number of query heads; the ratio is"}),
-        ("C per token and layer", "answer_mib = 2 * 24 * 8192 * 2048 * 2 / 2**20\nanswer_ratio = 4", {"ko": "4배 많습니다. 캐시에는 쿼리 헤드 16개가 아니라 키·밸류 헤드 4개가 들어가고,", "en": "4 times too much: the cache holds the 4"}),
-        ("ratio as the MHA cache's size", "answer_mib = 384\nanswer_ratio = 1536", {"ko": "answer_ratio에는 크기(MiB)가 아니라 몇 배인지를 적습니다. 다시 볼", "en": "answer_ratio is how many times larger, not a"}),
+        ("C per token and layer", "answer_mib = 2 * 24 * 8192 * 2048 * 2 / 2**20\nanswer_ratio = 4", {"ko": "정답의 4배입니다. 캐시에는 쿼리 헤드 16개가 아니라 키·밸류 헤드 4개가 들어가고,", "en": "4 times too large: the cache holds the 4"}),
+        ("ratio as the MHA cache's size", "answer_mib = 384\nanswer_ratio = 1536", {"ko": "answer_ratio: answer_ratio에는 크기(MiB)가 아니라 몇 배인지를", "en": "answer_ratio is how many times larger, not a"}),
     ],
     ("09", "ch09-ex-halves"): [
         ("rotated the other way", """

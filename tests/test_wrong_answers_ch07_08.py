@@ -9,7 +9,7 @@ a block loop that moves the wrong things, a mask inverted, heads repeated along 
 from __future__ import annotations
 
 import pytest
-from test_wrong_answers import CASES, CHUNK, NO_ANSWER, assert_verdict, rescale, run_check
+from test_wrong_answers import CASES, assert_verdict, run_check
 
 KV = "answer_mib = {mib}\nanswer_ratio = {ratio}"
 GQA = "answer_width = {w}\nanswer_k = {k}\nanswer_k_repeated = {r}"
@@ -17,9 +17,34 @@ FLOPS = "def cross_attention_flops(B, T_q, T_k, C):\n    return {}\n"
 REPEAT = "def expand_kv(t, n_rep):\n    {}\n"
 
 CASES_78 = {
+    ("08", "ch08-ex-kv-memory"): [
+        ("bytes and K, V forgotten", KV.format(mib="24 * 8192 * 4 * 128 * 2", ratio=4),
+         {"ko": "answer_mib: 정답의 5.243e+05배입니다. 키와 밸류 두 가지를 모두 세세요. 바이트 수입니다",
+          "en": "answer_mib: 5.243e+05 times too large: count both keys and values. that is bytes"}),
+        ("per token", KV.format(mib="2 * 24 * 4 * 128 * 2 / 2**20", ratio=4),
+         {"ko": "토큰 하나의 캐시입니다", "en": "that is one token's cache"}),
+        ("bits", KV.format(mib="2 * 24 * 8192 * 4 * 128 * 16 / 2**20", ratio=4),
+         {"ko": "비트 수를 세었습니다", "en": "that counts bits"}),
+        ("KiB", KV.format(mib="2 * 24 * 8192 * 4 * 128 * 2 / 1024", ratio=4),
+         {"ko": "KiB입니다(1024로 한 번만", "en": "that is KiB (divided by 1024 once)"}),
+        ("the share saved as the ratio", KV.format(mib=384, ratio=0.75),
+         {"ko": "answer_mib는 맞았습니다. answer_ratio: 0.75는 줄어든 몫", "en": "answer_mib is right. answer_ratio: 0.75 is the share saved"}),
+        ("percent saved", KV.format(mib=384, ratio=75), {"ko": "75는 줄어든 몫의 퍼센트", "en": "75 is the percentage saved"}),
+        ("the extra as the ratio", KV.format(mib=384, ratio=3), {"ko": "3은 더 드는 몫", "en": "3 is the extra"}),
+        ("MiB saved as the ratio", KV.format(mib=384, ratio=1152), {"ko": "1152 MiB는 줄어든 크기", "en": "1152 MiB is the memory saved"}),
+        ("one layer per token", KV.format(mib="2 * 4 * 128 * 2 / 2**20", ratio=4),
+         {"ko": "레이어 24개가 저마다 캐시를 가집니다. 토큰 하나의 캐시입니다", "en": "each of the 24 layers has its own cache. that is one token's cache"}),
+        ("rounded MB", KV.format(mib=403, ratio=4), {"ko": "10**6으로 나누면 MB입니다", "en": "dividing by 10**6 gives MB"}),
+        ("as text", KV.format(mib="'384 MiB'", ratio=4), {"ko": "answer_mib에는 수를 적으세요", "en": "write a number in answer_mib"}),
+        ("both wrong, the sum not decomposable", KV.format(mib=1000, ratio=5),
+         {"ko": "가운데 하나를 빼거나 바꾼 것으로는(둘이 겹쳐도) 이 배율이 나오지 않습니다. 인수를 하나씩 다시 세어 보세요. answer_ratio: 5배라면",
+          "en": "nor two of them together) gives that factor. Count the factors again one by one. answer_ratio: 5 would make"}),
+        ("right, as tensors", "answer_mib = torch.tensor(384.)\nanswer_ratio = torch.tensor(4)", None),
+        ("right, from kv_cache_bytes", "answer_mib = kv_cache_bytes(24, 4, 128, 8192) / 2**20\nanswer_ratio = 4", None),
+    ],
     ("07", "ch07-ex-memory"): [
         ("bytes and B forgotten", "answer_mib = 8 * 4096 * 4096 / 2**20",
-         {"ko": "또는 두 실수가 겹쳤습니다: 원소 하나의 바이트 수", "en": "Or two slips together: the bytes per element"}),
+         {"ko": "또는: 원소 하나의 바이트 수", "en": "Or: the bytes per element"}),
         ("KiB", "answer_mib = 4 * 8 * 4096 * 4096 * 2 / 1024",
          {"ko": "KiB입니다", "en": "that is KiB"}),
         ("bits in MB", "answer_mib = 4 * 8 * 4096 * 4096 * 16 / 10**6",
