@@ -184,7 +184,7 @@ def cross_attention_flops(B, T_q, T_k, C):
         ("W_O forgotten", """
 def cross_attention_flops(B, T_q, T_k, C):
     return 2 * B * T_q * C * C + 4 * B * T_k * C * C + 4 * B * T_q * T_k * C
-""", {"ko": "출력 투영 W_O가 빠졌습니다", "en": "the output projection W_O is missing"}),
+""", {"ko": "쿼리 쪽 투영 하나(W_Q나 출력 투영 W_O)가 빠졌습니다", "en": "one query-side projection (W_Q or the output projection W_O) is"}),
         ("one attention product", """
 def cross_attention_flops(B, T_q, T_k, C):
     return 4 * B * T_q * C * C + 4 * B * T_k * C * C + 2 * B * T_q * T_k * C
@@ -1350,7 +1350,7 @@ def attention_blocks(q, k, v, block):
         ("projections only", "def cross_attention_flops(B, T_q, T_k, C):\n    return 4 * B * T_q * C * C + 4 * B * T_k * C * C\n",
          {"ko": "투영만 셌습니다", "en": "only the projections are counted"}),
         ("everything twice", "def cross_attention_flops(B, T_q, T_k, C):\n    return 2 * (4*B*T_q*C*C + 4*B*T_k*C*C + 4*B*T_q*T_k*C)\n",
-         {"ko": "정수배", "en": "whole multiple"}),
+         {"ko": "모든 항이 정답의 2배입니다", "en": "every term is 2 times the right one"}),
         ("right, in another order", "def cross_attention_flops(B, T_q, T_k, C):\n    return 4 * B * C * (T_q * C + T_k * C + T_q * T_k)\n", None),
     ],
     ("08", "ch08-ex-gqa-shapes"): [
@@ -2106,7 +2106,7 @@ def cross_attention_flops(B, T_q, T_k, C):
         ("W_K and W_V counted once", """
 def cross_attention_flops(B, T_q, T_k, C):
     return 4 * B * T_q * C * C + 2 * B * T_k * C * C + 4 * B * T_q * T_k * C
-""", {"ko": "W_K와 W_V, 곧 키·밸류 투영의 항이 다릅니다. 둘 다 T_k개의 토큰에 2 *", "en": "the term of the key/value projections, W_K and"}),
+""", {"ko": "B·T_k·C² 항의 계수가 2입니다. 키·밸류 투영 W_K와 W_V가", "en": "the coefficient of B·T_k·C² is 2: the key/value projections"}),
         ("self-attention's count on T_k", """
 def cross_attention_flops(B, T_q, T_k, C):
     return 8 * B * T_k * C * C + 4 * B * T_k * T_k * C
