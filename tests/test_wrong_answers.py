@@ -2081,7 +2081,7 @@ def attention_blocks(q, k, v, block):
     return F.scaled_dot_product_attention(q, k, v)
 """, {"ko": "값은 맞지만, 블록이 5개나 1개일 때도 점수 행렬 (T_q, T_k) = (5,", "en": "the values are right, but the whole score"}),
         ("row_max never updated", rescale(update="pass"), {"ko": "결과가 마지막 블록의 키만 본 어텐션과 같습니다. 앞 블록들이 쌓은 값이 매번 0배가", "en": "the result is attention over the last block's"}),
-        ("the last block left out", rescale(stop="k.size(-2) - block"), {"ko": "결과에 NaN이나 inf가 있습니다. 합 row_sum이 0으로 남았습니다. 루프가", "en": "the result holds NaN or inf: row_sum stayed 0."}),
+        ("the last block left out", rescale(stop="k.size(-2) - block"), {"ko": "블록 크기 5에서 결과가 앞의 키 10개만 본 어텐션과 같습니다", "en": "with blocks of 5 the result is attention over the first 10"}),
         ("scaled by sqrt(d_v)", rescale(scale="math.sqrt(v.size(-1))"), {"ko": "점수를 √d_v(밸류의 차원 6)로 나눕니다. 쿼리와 키의 차원 d_k = 4의", "en": "the scores are divided by √d_v (the values'"}),
         ("no scale at all", rescale(scale="1"), {"ko": "점수를 √d_k로 나누는 일이 빠졌습니다. 최댓값이 바뀌면 옛 최댓값을 기준으로 쌓아", "en": "the scores are not divided by √d_k. when the"}),
         ("the weights of each block normalised alone", """

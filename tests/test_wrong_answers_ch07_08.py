@@ -16,7 +16,65 @@ GQA = "answer_width = {w}\nanswer_k = {k}\nanswer_k_repeated = {r}"
 FLOPS = "def cross_attention_flops(B, T_q, T_k, C):\n    return {}\n"
 REPEAT = "def expand_kv(t, n_rep):\n    {}\n"
 
+RESCALE_ANY = """
+def attention_blocks(q, k, v, block):
+    d_k = q.size(-1)
+    row_max = torch.full(q.shape[:-1] + (1,), float("-inf"))
+    row_sum = torch.zeros(q.shape[:-1] + (1,))
+    acc = torch.zeros(q.shape[:-1] + (v.size(-1),))
+    for start in range(0, STOP, block):
+        k_b, v_b = k[..., start:start + block, :], v[..., start:start + block, :]
+        s = q @ k_b.transpose(-2, -1) / SCALE
+        new_max = torch.maximum(row_max, s.amax(dim=-1, keepdim=True))
+        rescale = RESCALE
+        p = torch.exp(s - new_max)
+        row_sum = SUM
+        acc = ACC
+        row_max = new_max
+    return acc / row_sum
+"""
+
+
+def blocks(acc="acc * rescale + p @ v_b", total="row_sum * rescale + p.sum(dim=-1, keepdim=True)",
+           factor="torch.exp(row_max - new_max)", scale="math.sqrt(d_k)", stop="k.size(-2)"):
+    return (RESCALE_ANY.replace("ACC", acc).replace("SUM", total).replace("RESCALE", factor)
+            .replace("SCALE", scale).replace("STOP", stop))
+
+
 CASES_78 = {
+    ("07", "ch07-ex-rescale"): [
+        ("the new block rescaled too", blocks(acc="(acc + p @ v_b) * rescale"),
+         {"ko": "누적한 값 acc: 이번 블록의 몫까지 rescale을 곱했습니다. 이번 블록의 p는 이미 새 최댓값 기준입니다. 합 row_sum: 맞게",
+          "en": "the accumulator acc has this block's part multiplied by rescale too, though p is already on the new maximum; the sum row_sum is moved right"}),
+        ("(acc + new) * rescale on both", blocks(acc="(acc + p @ v_b) * rescale", total="(row_sum + p.sum(dim=-1, keepdim=True)) * rescale"),
+         {"ko": "합 row_sum: 이번 블록의 몫까지", "en": "the sum row_sum has this block's part multiplied"}),
+        ("the rescale on the new part only", blocks(acc="acc + p @ v_b * rescale"),
+         {"ko": "누적한 값 acc: rescale을 옛 값이 아니라 이번 블록의 몫에", "en": "the accumulator acc has rescale on this block's part instead"}),
+        ("the exponent inverted in the accumulator", blocks(acc="acc * torch.exp(new_max - row_max) + p @ v_b"),
+         {"ko": "exp(new_max - row_max) = inf이고, 0 × inf는 NaN", "en": "exp(new_max - row_max) = inf, and 0 × inf is NaN"}),
+        ("the loop never runs", blocks(stop="k.size(-2) - k.size(-2)"),
+         {"ko": "루프가 한 번도 돌지 않아 0 / 0이 되었거나", "en": "either the loop never ran"}),
+        ("each block normalised, then averaged", """
+def attention_blocks(q, k, v, block):
+    outs = []
+    for start in range(0, k.size(-2), block):
+        w = torch.softmax(q @ k[..., start:start + block, :].mT / math.sqrt(q.size(-1)), dim=-1)
+        outs.append(w @ v[..., start:start + block, :])
+    return sum(outs) / len(outs)
+""", {"ko": "블록마다 따로 소프트맥스를 한 결과의 평균입니다", "en": "this is the mean of each block's own softmax"}),
+        ("the rescale squeezed", blocks(factor="torch.exp(row_max - new_max).squeeze(-1)"),
+         {"ko": "함수 안에서 오류가 났습니다: RuntimeError: The size of tensor", "en": "), your function raised RuntimeError: The size of tensor"}),
+        ("the last block dropped by the range", blocks(stop="k.size(-2) - block + 1"),
+         {"ko": "블록 크기 5에서 결과가 앞의 키 10개만", "en": "with blocks of 5 the result is attention over the first 10"}),
+        ("multiplied by the square root", blocks(scale="(1 / math.sqrt(d_k))"),
+         {"ko": "점수에 √d_k를 곱했습니다", "en": "the scores are multiplied by √d_k"}),
+        ("divided by d_k", blocks(scale="d_k"), {"ko": "점수를 √d_k가 아니라 d_k = 4로", "en": "the scores are divided by d_k = 4, not"}),
+        ("right, the maximum over the queries too (any stabiliser shared by a row works)", blocks(acc="acc * rescale + p @ v_b").replace("s.amax(dim=-1, keepdim=True)", "s.amax(dim=-2, keepdim=True).amax(dim=-1, keepdim=True)"),
+         None),
+        ("the sum of p counted twice", blocks(total="row_sum * rescale + 2 * p.sum(dim=-1, keepdim=True)"),
+         {"ko": "분자 acc와 분모 row_sum이 서로 다르게 쌓였습니다", "en": "the numerator acc and the denominator row_sum are accumulated differently"}),
+        ("right, starting from a maximum of 0", blocks().replace('row_max = torch.full(q.shape[:-1] + (1,), float("-inf"))', "row_max = torch.zeros(q.shape[:-1] + (1,))"), None),
+    ],
     ("07", "ch07-ex-flops"): [
         ("the query projection forgotten", FLOPS.format("2 * B * T_k * C * 2 * C + 4 * B * T_q * T_k * C + 2 * B * T_q * C * C"),
          {"ko": "쿼리 쪽 투영 하나(W_Q나 출력 투영 W_O)가 빠졌습니다", "en": "one query-side projection (W_Q or the output projection W_O)"}),
