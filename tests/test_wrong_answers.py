@@ -2123,11 +2123,11 @@ def cross_attention_flops(B, T_q, T_k, C):
 """, {"ko": "투영만 셌습니다. 점수와 가중합, 두 행렬 곱도 세세요.", "en": "only the projections are counted: count the two"}),
     ],
     ("08", "ch08-ex-gqa-shapes"): [
-        ("width 3C, as in multi-head attention", "answer_width = 48\nanswer_k = (3, 2, 5, 2)\nanswer_k_repeated = (3, 8, 5, 2)", {"ko": "48 = 3C는 키와 밸류의 헤드가 8개일 때의 차원입니다. 다시 볼 답:", "en": "48 = 3C is the width with 8 key/value heads; to"}),
+        ("width 3C, as in multi-head attention", "answer_width = 48\nanswer_k = (3, 2, 5, 2)\nanswer_k_repeated = (3, 8, 5, 2)", {"ko": "48 = 3C는 키와 밸류의 헤드가 8개일 때의 차원입니다.", "en": "48 = 3C is the width with 8 key/value heads;"}),
         ("keys untransposed, (B, T, H_kv, D)", "answer_width = 24\nanswer_k = (3, 5, 2, 2)\nanswer_k_repeated = (3, 5, 8, 2)", {"ko": "(B, T, H_kv, D)는 transpose 전입니다. 헤드 축이 토큰 축 앞에", "en": "(B, T, H_kv, D) is before the transpose: the"}),
-        ("the repeat on the time axis", "answer_width = 24\nanswer_k = (3, 2, 5, 2)\nanswer_k_repeated = (3, 2, 20, 2)", {"ko": "반복은 토큰 축이 아니라 헤드 축을 늘립니다. 다시 볼 답:", "en": "the repeat stretches the head axis, not the"}),
-        ("D as C // H_kv", "answer_width = 24\nanswer_k = (3, 2, 5, 8)\nanswer_k_repeated = (3, 8, 5, 8)", {"ko": "헤드 하나의 차원 D는 C // H = 2입니다(C // H_kv가 아니라). 다시", "en": "one head's width D is C // H = 2 (not C //"}),
-        ("the keys with query heads before the repeat", "answer_width = 24\nanswer_k = (3, 8, 5, 2)\nanswer_k_repeated = (3, 8, 5, 2)", {"ko": "반복하기 전의 키 헤드는 H_kv = 2개입니다. 다시 볼 답: answer_k(맞은", "en": "before the repeat there are H_kv = 2 key heads;"}),
+        ("the repeat on the time axis", "answer_width = 24\nanswer_k = (3, 2, 5, 2)\nanswer_k_repeated = (3, 2, 20, 2)", {"ko": "반복은 토큰 축이 아니라 헤드 축을 늘립니다.", "en": "the repeat stretches the head axis, not the"}),
+        ("D as C // H_kv", "answer_width = 24\nanswer_k = (3, 2, 5, 8)\nanswer_k_repeated = (3, 8, 5, 8)", {"ko": "헤드 하나의 차원 D는 C // H = 2입니다(C // H_kv가 아니라).", "en": "one head's width D is C // H = 2 (not C //"}),
+        ("the keys with query heads before the repeat", "answer_width = 24\nanswer_k = (3, 8, 5, 2)\nanswer_k_repeated = (3, 8, 5, 2)", {"ko": "반복하기 전의 키 헤드는 H_kv = 2개입니다.", "en": "before the repeat there are H_kv = 2 key heads;"}),
         ("the width of q and k only", "answer_width = 20\nanswer_k = (3, 2, 5, 2)\nanswer_k_repeated = (3, 8, 5, 2)", {"ko": "20 = 16 + 4는 키와 밸류를 합쳐 4로 셌습니다. 키와 밸류가 C_kv =", "en": "20 = 16 + 4 gives keys and values 4 together;"}),
     ],
     ("08", "ch08-ex-repeat"): [

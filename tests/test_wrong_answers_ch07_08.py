@@ -42,6 +42,30 @@ def blocks(acc="acc * rescale + p @ v_b", total="row_sum * rescale + p.sum(dim=-
 
 
 CASES_78 = {
+    ("08", "ch08-ex-gqa-shapes"): [
+        ("tokens doubled", GQA.format(w=24, k=(3, 2, 10, 2), r=(3, 8, 10, 2)),
+         {"ko": "answer_k: 2번 축(T = 5 자리)의 크기가 10(= T × 2)입니다", "en": "answer_k: axis 2 holds 10 (twice T) where T = 5 belongs"}),
+        ("keys and values only", GQA.format(w=8, k=(3, 2, 5, 2), r=(3, 8, 5, 2)),
+         {"ko": "8 = 2 * C_kv는 키와 밸류뿐입니다", "en": "8 = 2 * C_kv is the keys and values only"}),
+        ("the whole shape as the width", GQA.format(w=(3, 5, 24), k=(3, 2, 5, 2), r=(3, 8, 5, 2)),
+         {"ko": "마지막 축의 크기 하나를 정수로", "en": "the size of the last axis, not the whole shape (3, 5, 24)"}),
+        ("T and D swapped", GQA.format(w=24, k=(3, 2, 2, 5), r=(3, 8, 2, 5)),
+         {"ko": "answer_k: 맞는 모양은 (B, H_kv, T, D)입니다. 축 2, 축 3의 자리가 뒤바뀌었습니다",
+          "en": "answer_k: the shape is (B, H_kv, T, D); axes 2 and 3 are swapped"}),
+        ("heads counted as the width", GQA.format(w=12, k=(3, 2, 5, 2), r=(3, 8, 5, 2)),
+         {"ko": "12 = H + 2 * H_kv는 헤드의 수를", "en": "12 = H + 2 * H_kv counts heads"}),
+        ("the batch left out", GQA.format(w=24, k=(2, 5, 2), r=(8, 5, 2)),
+         {"ko": "B 축(크기 3)이 빠졌습니다", "en": "the B axis (size 3) is missing"}),
+        ("C_kv as the key's last axis", GQA.format(w=24, k=(3, 2, 5, 4), r=(3, 8, 5, 4)),
+         {"ko": "3번 축(D = 2 자리)의 크기가 4(= C_kv 또는 D × 2)입니다", "en": "axis 3 holds 4 (the size of C_kv or twice D) where D = 2 belongs"}),
+        ("a width off by a non-named amount", GQA.format(w=28, k=(3, 2, 5, 2), r=(3, 8, 5, 2)),
+         {"ko": "정답의 1.17배입니다. 쿼리의 C와", "en": "1.17 times the right width"}),
+        ("a head axis left out before the repeat, kept after", GQA.format(w=24, k=(3, 5, 2), r=(3, 8, 5, 2)),
+         {"ko": "H_kv 축(크기 2)이 빠졌습니다", "en": "the H_kv axis (size 2) is missing"}),
+        ("the width as text", "answer_width = '24'\nanswer_k = (3, 2, 5, 2)\nanswer_k_repeated = (3, 8, 5, 2)",
+         {"ko": "answer_width에는 정수를 적으세요", "en": "write a whole number in answer_width"}),
+        ("right, as lists", GQA.format(w=24, k=[3, 2, 5, 2], r=[3, 8, 5, 2]), None),
+    ],
     ("07", "ch07-ex-rescale"): [
         ("the new block rescaled too", blocks(acc="(acc + p @ v_b) * rescale"),
          {"ko": "누적한 값 acc: 이번 블록의 몫까지 rescale을 곱했습니다. 이번 블록의 p는 이미 새 최댓값 기준입니다. 합 row_sum: 맞게",
