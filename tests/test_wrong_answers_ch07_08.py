@@ -42,6 +42,29 @@ def blocks(acc="acc * rescale + p @ v_b", total="row_sum * rescale + p.sum(dim=-
 
 
 CASES_78 = {
+    ("08", "ch08-ex-repeat"): [
+        ("repeated along D, then reshaped", REPEAT.format("B, H, T, D = t.shape\n    return t.repeat_interleave(n_rep, dim=-1).reshape(B, H * n_rep, T, D)"),
+         {"ko": "헤드 안에서 토큰이나 특징의 순서가 바뀌었습니다", "en": "but within it tokens or features are moved around"}),
+        ("repeated along T, then viewed", REPEAT.format("B, H, T, D = t.shape\n    return t.repeat_interleave(n_rep, dim=2).view(B, H * n_rep, T, D)"),
+         {"ko": "다른 축(T나 D)을", "en": "a repeat along another axis (T or D)"}),
+        ("the heads reversed", REPEAT.format("return t.repeat_interleave(n_rep, dim=1).flip(1)"),
+         {"ko": "순서가 [1, 1, 1, 0, 0, 0]입니다", "en": "in the order [1, 1, 1, 0, 0, 0]"}),
+        ("a list of copies", REPEAT.format("return [t] * n_rep"),
+         {"ko": "텐서를 돌려주어야 하는데 list", "en": "expected a tensor, got a list"}),
+        ("t returned as it is", REPEAT.format("return t"),
+         {"ko": "축 1의 크기가 2(B/H_kv)인데, 이 자리는 H(6)의 자리입니다", "en": "axis 1 holds 2 (B/H_kv) where H = 6 belongs"}),
+        ("an axis that does not exist", REPEAT.format("return t.repeat_interleave(n_rep, dim=4)"),
+         {"ko": "t의 모양이 (2, 2, 4, 3), n_rep = 3일 때 함수 안에서 오류가 났습니다: IndexError", "en": "with t of shape (2, 2, 4, 3) and n_rep = 3, your function raised IndexError"}),
+        ("interleave and tile averaged", REPEAT.format("return (t.repeat_interleave(n_rep, dim=1) + t.repeat(1, n_rep, 1, 1)) / 2"),
+         {"ko": "나온 헤드 1번의 값은 어느 키·밸류 헤드에도 없습니다", "en": "head 1 out holds values of no key/value head"}),
+        ("zeros for the extra heads", REPEAT.format("B, H, T, D = t.shape\n    return torch.cat([t, torch.zeros(B, H * (n_rep - 1), T, D)], dim=1)"),
+         {"ko": "나온 헤드 2번의 값은 어느 키·밸류 헤드에도 없습니다", "en": "head 2 out holds values of no key/value head"}),
+        ("repeated by the number of heads", REPEAT.format("return t.repeat_interleave(t.size(1) * n_rep, dim=1)"),
+         {"ko": "축 1의 크기가 12", "en": "axis 1 holds 12"}),
+        ("half the heads swapped in", REPEAT.format("out = t.repeat_interleave(n_rep, dim=1).clone()\n    out[:, 1, :, :1] = t[:, 1, :, :1]\n    return out"),
+         {"ko": "나온 헤드 1번에 키·밸류 헤드 [0, 1]의 값이 섞였거나", "en": "head 1 out mixes values of key/value heads [0, 1]"}),
+        ("right, by expand and flatten", REPEAT.format("return t.unsqueeze(2).expand(-1, -1, n_rep, -1, -1).flatten(1, 2)"), None),
+    ],
     ("08", "ch08-ex-gqa-shapes"): [
         ("tokens doubled", GQA.format(w=24, k=(3, 2, 10, 2), r=(3, 8, 10, 2)),
          {"ko": "answer_k: 2번 축(T = 5 자리)의 크기가 10(= T × 2)입니다", "en": "answer_k: axis 2 holds 10 (twice T) where T = 5 belongs"}),
