@@ -2154,7 +2154,7 @@ def cross_attention_flops(B, T_q, T_k, C):
         ("right, by blocks", port(in_w="torch.cat([w.T for w in block.c_attn.weight.split(C, dim=1)])"), None),
     ],
     ("08", "ch08-ex-chunked"): [
-        ("the top rows of the square mask", CHUNK.replace("MASK", "layer.causal_mask(T_k, T_k)[:T_q]"), {"ko": "한 번에 넣으면 맞고 나눠 넣으면 다릅니다. T_q < T_k이면 쿼리는 키의 마지막", "en": "right at once, wrong in pieces: with T_q < T_k"}),
+        ("the top rows of the square mask", CHUNK.replace("MASK", "layer.causal_mask(T_k, T_k)[:T_q]"), {"ko": "마스크가 왼쪽 위에 맞춰져 있습니다. 새 토큰은 키의 마지막", "en": "the mask is aligned top-left: the new tokens are the last"}),
         ("the diagonal shifted by one",
          CHUNK.replace("MASK", "torch.ones(T_q, T_k, dtype=torch.bool).tril(diagonal=T_k - T_q - 1)"), {"ko": "대각선이 한 칸 어긋나 새 토큰이 자기 키를 보지 못합니다(첫 토큰은 볼 키가 없어", "en": "the diagonal is shifted by one: a new token"}),
         ("W_O left out", CHUNK.replace("MASK", "layer.causal_mask(T_q, T_k)").replace(

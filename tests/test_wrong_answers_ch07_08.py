@@ -9,7 +9,7 @@ a block loop that moves the wrong things, a mask inverted, heads repeated along 
 from __future__ import annotations
 
 import pytest
-from test_wrong_answers import CASES, assert_verdict, run_check
+from test_wrong_answers import CASES, CHUNK, assert_verdict, run_check
 
 KV = "answer_mib = {mib}\nanswer_ratio = {ratio}"
 GQA = "answer_width = {w}\nanswer_k = {k}\nanswer_k_repeated = {r}"
@@ -42,6 +42,36 @@ def blocks(acc="acc * rescale + p @ v_b", total="row_sum * rescale + p.sum(dim=-
 
 
 CASES_78 = {
+    ("08", "ch08-ex-chunked"): [
+        ("mask inverted", CHUNK.replace("MASK", "~layer.causal_mask(T_q, T_k)"),
+         {"ko": "마스크의 True와 False가 뒤바뀌었습니다. 이 책에서 True는 '볼 수 있음'이라",
+          "en": "the mask's True and False are swapped: in this book True means 'may attend', so"}),
+        ("mask inverted, through SDPA", CHUNK.replace(
+            'out, _ = layer.attend(q, cache["k"], cache["v"], MASK)',
+            'out = F.scaled_dot_product_attention(q, cache["k"], cache["v"], attn_mask=~layer.causal_mask(T_q, T_k))'),
+         {"ko": "마스크의 True와 False가 뒤바뀌었습니다. 이 책에서 True는 '볼 수 있음'이라",
+          "en": "the mask's True and False are swapped: in this book True means 'may attend', so"}),
+        ("the upper triangle", CHUNK.replace("MASK", "torch.ones(T_q, T_k, dtype=torch.bool).triu(T_k - T_q)"),
+         {"ko": "새 토큰 6개, 캐시의 키 6개인 조각에서: 쿼리가 뒤에 오는 키를 보는 칸이 15개",
+          "en": "for a piece of 6 new tokens with 6 keys in the cache: 15 cells let a query see a later key"}),
+        ("every key visible, as a mask", CHUNK.replace("MASK", "torch.ones(T_q, T_k, dtype=torch.bool)"),
+         {"ko": "마스크가 없습니다", "en": "there is no mask"}),
+        ("the mask as floats", CHUNK.replace("MASK", "layer.causal_mask(T_q, T_k).float()"),
+         {"ko": "함수 안에서 오류가 났습니다: TypeError", "en": "your function raised TypeError"}),
+        ("the cache joined along the heads", CHUNK.replace('dim=2)\n    cache["v"]', 'dim=1)\n    cache["v"]').replace("MASK", "layer.causal_mask(T_q, T_k)"),
+         {"ko": "캐시에 새 키나 밸류를 잇지 못했습니다", "en": "the new keys or values could not be joined to the cache"}),
+        ("only the last token returned", CHUNK.replace("MASK", "layer.causal_mask(T_q, T_k)").replace(
+            "return layer.out_proj(layer.merge_heads(out))", "return layer.out_proj(layer.merge_heads(out))[:, -1:]"),
+         {"ko": "조각마다 돌려준 결과를 이은 것이 모양이 (2, 6, 12)이어야 하는데 (2, 1, 12)", "en": "the pieces' results, joined: expected shape (2, 6, 12), got (2, 1, 12)"}),
+        ("the diagonal hidden, through the mask", CHUNK.replace("MASK", "torch.ones(T_q, T_k, dtype=torch.bool).tril(T_k - T_q - 1) | (torch.arange(T_k) == 0)"),
+         {"ko": "대각선이 한 칸 어긋나 새 토큰이 자기 키를", "en": "the diagonal is shifted by one: a new token"}),
+        ("keys and values swapped in the cache", CHUNK.replace('cache["k"] = torch.cat([cache["k"], k], dim=2)\n    cache["v"] = torch.cat([cache["v"], v], dim=2)',
+                                                              'cache["k"] = torch.cat([cache["k"], v], dim=2)\n    cache["v"] = torch.cat([cache["v"], k], dim=2)').replace("MASK", "layer.causal_mask(T_q, T_k)"),
+         {"ko": "프롬프트 전체를 한 번에 넣어도 토큰 [0, 1, 2, 3, 4, 5]의 결과가", "en": "even the whole prompt at once gives tokens [0, 1, 2, 3, 4, 5] unlike"}),
+        ("a window of two keys", CHUNK.replace("MASK", "layer.causal_mask(T_q, T_k) & ~torch.ones(T_q, T_k, dtype=torch.bool).tril(T_k - T_q - 2)"),
+         {"ko": "새 토큰 6개, 캐시의 키 6개인 조각에서: 볼 수 있어야 할 칸 10개가 False입니다", "en": "for a piece of 6 new tokens with 6 keys in the cache: 10 cells that must be visible are False"}),
+        ("right, with the mask written out", CHUNK.replace("MASK", "torch.arange(T_k)[None, :] <= torch.arange(T_k - T_q, T_k)[:, None]"), None),
+    ],
     ("08", "ch08-ex-repeat"): [
         ("repeated along D, then reshaped", REPEAT.format("B, H, T, D = t.shape\n    return t.repeat_interleave(n_rep, dim=-1).reshape(B, H * n_rep, T, D)"),
          {"ko": "헤드 안에서 토큰이나 특징의 순서가 바뀌었습니다", "en": "but within it tokens or features are moved around"}),
