@@ -2150,7 +2150,7 @@ def cross_attention_flops(B, T_q, T_k, C):
          port(in_w="torch.cat([w.T for w in block.c_attn.weight.split(C, dim=1)][1::-1] + "
                    "[block.c_attn.weight.split(C, dim=1)[2].T])"), {"ko": "전치는 맞았지만 블록의 순서가 바뀌었습니다. c_attn도 [쿼리; 키; 밸류]", "en": "the transpose is right but the blocks are"}),
         ("the number of heads fixed at 12", port(heads="12"), {"ko": "레이어를 만들지 못했습니다(d_model=8 is not divisible by", "en": "the layer could not be made (d_model=8 is not"}),
-        ("the blocks transposed but the bias reversed", port(in_b="block.c_attn.bias.flip(0)"), {"ko": "가중치는 맞았습니다. 편향 c_attn.bias와 c_proj.bias도 그대로", "en": "the weights are right; copy the biases"}),
+        ("the blocks transposed but the bias reversed", port(in_b="block.c_attn.bias.flip(0)"), {"ko": "가중치는 맞았습니다. in_proj.bias: ", "en": "the weights are right; in_proj.bias: "}),
         ("right, by blocks", port(in_w="torch.cat([w.T for w in block.c_attn.weight.split(C, dim=1)])"), None),
     ],
     ("08", "ch08-ex-chunked"): [

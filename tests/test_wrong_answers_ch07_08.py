@@ -9,7 +9,7 @@ a block loop that moves the wrong things, a mask inverted, heads repeated along 
 from __future__ import annotations
 
 import pytest
-from test_wrong_answers import CASES, CHUNK, assert_verdict, run_check
+from test_wrong_answers import CASES, CHUNK, assert_verdict, port, run_check
 
 KV = "answer_mib = {mib}\nanswer_ratio = {ratio}"
 GQA = "answer_width = {w}\nanswer_k = {k}\nanswer_k_repeated = {r}"
@@ -42,6 +42,28 @@ def blocks(acc="acc * rescale + p @ v_b", total="row_sum * rescale + p.sum(dim=-
 
 
 CASES_78 = {
+    ("08", "ch08-ex-port"): [
+        ("the query block as the output projection", port(out_w="block.c_attn.weight[:, :C].T"),
+         {"ko": "out_proj.weight: c_proj.weight.T 자리에 c_attn.weight.T[:C] (W_Q) 값이", "en": "out_proj.weight holds c_attn.weight.T[:C] (W_Q) where c_proj.weight.T belongs"}),
+        ("the c_proj bias into in_proj", port(in_b="block.c_proj.bias.repeat(3)"),
+         {"ko": "in_proj.bias: 세 토막(쿼리, 키, 밸류의 자리)에 c_proj.bias, c_proj.bias, c_proj.bias 값이",
+          "en": "in_proj.bias holds, in its thirds (the query, key and value places), c_proj.bias, c_proj.bias, c_proj.bias"}),
+        ("the rows reversed", port(in_w="block.c_attn.weight.T.flip(0)"),
+         {"ko": "in_proj.weight: 값은 맞지만 out 축(축 0)을 따라 순서가", "en": "in_proj.weight: the values are right but in another order along out (axis 0)"}),
+        ("a misspelt attribute", port(in_w="block.c_attn.weights.T"),
+         {"ko": "함수 안에서 오류가 났습니다: AttributeError", "en": "your function raised AttributeError"}),
+        ("the block returned", "def port_gpt2_reshape(block, n_head):\n    return block\n",
+         {"ko": "돌려준 것이 GPT2Attention입니다", "en": "the function returns a GPT2Attention"}),
+        ("each block transposed twice", port(in_w="block.c_attn.weight.T.reshape(3, C, C).transpose(1, 2).reshape(3 * C, C)"),
+         {"ko": "세 블록의 순서는 맞지만", "en": "the three blocks are in order, but"}),
+        ("the bias zeroed", port(in_b="block.c_attn.bias * 0"),
+         {"ko": "in_proj.bias: 모든 값이 0입니다", "en": "in_proj.bias: every value is 0"}),
+        ("the output weight scaled", port(out_w="block.c_proj.weight.T / 8 ** 0.5"),
+         {"ko": "out_proj.weight: 답의 모든 값이 정답의 0.3536배", "en": "out_proj.weight: every value is 0.3536 times the right one"}),
+        ("the bias of c_proj twice, c_attn's into out_proj", port().replace("layer.out_proj.bias.copy_(block.c_proj.bias)", "layer.out_proj.bias.copy_(block.c_attn.bias[:C])"),
+         {"ko": "out_proj.bias: c_proj.bias 자리에 c_attn.bias[:C] 값이", "en": "out_proj.bias holds c_attn.bias[:C] where c_proj.bias belongs"}),
+        ("right, with .t() and data", port(in_w="block.c_attn.weight.t().contiguous()"), None),
+    ],
     ("08", "ch08-ex-chunked"): [
         ("mask inverted", CHUNK.replace("MASK", "~layer.causal_mask(T_q, T_k)"),
          {"ko": "마스크의 True와 False가 뒤바뀌었습니다. 이 책에서 True는 '볼 수 있음'이라",
