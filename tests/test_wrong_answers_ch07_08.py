@@ -9,7 +9,7 @@ a block loop that moves the wrong things, a mask inverted, heads repeated along 
 from __future__ import annotations
 
 import pytest
-from test_wrong_answers import CASES, CHUNK, assert_verdict, port, run_check
+from test_wrong_answers import CASES, CHUNK, NO_ANSWER, assert_verdict, port, run_check
 
 KV = "answer_mib = {mib}\nanswer_ratio = {ratio}"
 GQA = "answer_width = {w}\nanswer_k = {k}\nanswer_k_repeated = {r}"
@@ -62,6 +62,8 @@ CASES_78 = {
          {"ko": "out_proj.weight: 답의 모든 값이 정답의 0.3536배", "en": "out_proj.weight: every value is 0.3536 times the right one"}),
         ("the bias of c_proj twice, c_attn's into out_proj", port().replace("layer.out_proj.bias.copy_(block.c_proj.bias)", "layer.out_proj.bias.copy_(block.c_attn.bias[:C])"),
          {"ko": "out_proj.bias: c_proj.bias 자리에 c_attn.bias[:C] 값이", "en": "out_proj.bias holds c_attn.bias[:C] where c_proj.bias belongs"}),
+        ("a parameter assigned a tensor", port().replace("layer.in_proj.weight.copy_(block.c_attn.weight.T)", "layer.in_proj.weight = block.c_attn.weight.T"),
+         {"ko": "옮기는 동안 함수 안에서 오류가 났습니다: TypeError", "en": "your function raised TypeError"}),
         ("right, with .t() and data", port(in_w="block.c_attn.weight.t().contiguous()"), None),
     ],
     ("08", "ch08-ex-chunked"): [
@@ -96,6 +98,10 @@ CASES_78 = {
          {"ko": "캐시에 든 키는 맞지만 토큰 순서가 [3, 4, 5, 2, 0, 1]입니다", "en": "the cache holds the right keys, in the token order [3, 4, 5, 2, 0, 1]"}),
         ("the output doubled", CHUNK.replace("MASK", "layer.causal_mask(T_q, T_k)").replace("return layer.out_proj(layer.merge_heads(out))", "return 2 * layer.out_proj(layer.merge_heads(out))"),
          {"ko": "토큰 0은 어느 인과 마스크로도 자기 자신만 보므로, 마스크 밖", "en": "token 0 sees only itself under any causal mask, so something besides the mask"}),
+        ("the heads merged by view", CHUNK.replace("MASK", "layer.causal_mask(T_q, T_k)").replace(
+            "return layer.out_proj(layer.merge_heads(out))", "return layer.out_proj(out.transpose(1, 2).view(out.size(0), T_q, -1))"),
+         {"ko": "함수 안에서 오류가 났습니다: RuntimeError: view size", "en": "your function raised RuntimeError: view size"}),
+        ("no return", CHUNK.replace("MASK", "layer.causal_mask(T_q, T_k)").replace("return layer.out_proj", "layer.out_proj"), NO_ANSWER),
         ("right, with the mask written out", CHUNK.replace("MASK", "torch.arange(T_k)[None, :] <= torch.arange(T_k - T_q, T_k)[:, None]"), None),
     ],
     ("08", "ch08-ex-repeat"): [
