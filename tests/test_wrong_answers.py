@@ -167,7 +167,7 @@ def qkv_to_heads(qkv, n_head):
     ]},
     ("07", "ch07-ex-flops"): {"needs": MHA[:5] + ("from torch.overrides import TorchFunctionMode", "class FlopCounter(", "def flops_by_step(", CHECK), "answers": [
         ("walk6: W_O counted on T_k", "def cross_attention_flops(B, T_q, T_k, C):\n    return 2 * B * C * C * (T_q + 3 * T_k) + 4 * B * T_q * T_k * C\n",
-         {"ko": "W_O를 T_k개의 토큰에서", "en": "W_O is counted on T_k tokens"}),
+         {"ko": "쿼리 쪽 투영 하나(W_Q나 W_O)를 T_k개의 토큰에서", "en": "one query-side projection (W_Q or W_O) is counted on T_k tokens"}),
         ("right", """
 def cross_attention_flops(B, T_q, T_k, C):
     return 4 * B * T_q * C * C + 4 * B * T_k * C * C + 4 * B * T_q * T_k * C
