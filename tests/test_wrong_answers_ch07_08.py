@@ -65,6 +65,11 @@ CASES_78 = {
         ("a parameter assigned a tensor", port().replace("layer.in_proj.weight.copy_(block.c_attn.weight.T)", "layer.in_proj.weight = block.c_attn.weight.T"),
          {"ko": "옮기는 동안 함수 안에서 오류가 났습니다: TypeError", "en": "your function raised TypeError"}),
         ("right, with .t() and data", port(in_w="block.c_attn.weight.t().contiguous()"), None),
+        ("the example's two heads written as a number", port(heads="2"),
+         {"ko": "C = 8, 헤드 2개인 블록은 맞게 옮기지만 C = 12, 헤드 3개인 블록은 틀립니다",
+          "en": "a block with C = 8 and 2 heads is ported right, one with C = 12 and 3 heads is not"}),
+        ("the example's width written as a number", port().replace("C = block.c_attn.weight.shape[0]", "C = 8"),
+         {"ko": "C = 12, 헤드 3개인 블록은 틀립니다 (ValueError", "en": "C = 12 and 3 heads is not (ValueError"}),
     ],
     ("08", "ch08-ex-chunked"): [
         ("mask inverted", CHUNK.replace("MASK", "~layer.causal_mask(T_q, T_k)"),
