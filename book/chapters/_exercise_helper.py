@@ -561,10 +561,11 @@ def weights_said(got, scores, names=None, dim=-1, sums=True):
         #ko| said = (f"가중치의 합이 {key} 축이 아니라 {other} 축을 따라 1입니다. ")
         #en| said = f"the weights add up to 1 along {other}, not along {key}; "
     elif not _close(total, torch.ones_like(total)):
-        #ko| said = (f"{key} 축을 따라 더한 가중치의 합이 {total.min().item():.3g}부터 "
-        #ko|         f"{total.max().item():.3g}까지로, 1이 아닙니다. ")
-        #en| said = (f"the weights along {key} add up to {total.min().item():.3g} to "
-        #en|         f"{total.max().item():.3g}, not 1; ")
+        low, high = f"{total.min().item():.3g}", f"{total.max().item():.3g}"
+        #ko| sums = low if low == high else f"{low}부터 {high}까지"
+        #ko| said = f"{key} 축을 따라 더한 가중치의 합이 1이 아니라 {sums}입니다. "
+        #en| sums = low if low == high else f"{low} to {high}"
+        #en| said = f"the weights along {key} add up to {sums}, not 1; "
     else:
         #ko| said = f"{key} 축을 따라 합은 1이지만 값이 다릅니다. "
         #en| said = f"the weights add up to 1 along {key}, but their values differ; "
@@ -593,7 +594,7 @@ def weights_said(got, scores, names=None, dim=-1, sums=True):
         #en| said += (f"at {where} the highest score is at {key} {high}, the largest "
         #en|          f"weight at {large}: the weights do not follow the scores; ")
         return Also(said)
-    if (g > 0).all():
+    if (g > 0).all() and _close(total, torch.ones_like(total)):
         #ko: 소프트맥스라면 log(가중치)는 점수의 c배에 행마다 상수를 더한 것입니다
         #en: a softmax's log-weights are c times the scores plus a constant per row
         lg = g.log() - g.log().mean(dim, keepdim=True)
