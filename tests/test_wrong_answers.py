@@ -1616,7 +1616,7 @@ CASES_EFFECT_1_5 = {
         ('effect: both rests first', 'answer_chunk = [4, 5, 5]\nanswer_split = [2, 4, 4, 4]',
          {'ko': 'chunk는 앞에서부터 같은 크기로 자르므로 짧은 조각이 맨 끝에 옵니다. 다시', 'en': 'chunk cuts equal pieces from the front, so t'}),
         ("effect: chunk's rest first", 'answer_chunk = [6, 4, 4]\nanswer_split = [4, 4, 4, 2]',
-         {'ko': 'chunk(3): 조각의 수와 합은 맞습니다. 마지막 조각 말고는 모두 같은 차', 'en': 'chunk(3): the number of pieces and the total'}),
+         {'ko': 'chunk(3): 조각의 수와 합은 맞지만, 조각 0의 차원이 6입니다.', 'en': 'chunk(3): the number of pieces and the total'}),
         ('effect: split with an empty piece', 'answer_chunk = [5, 5, 4]\nanswer_split = [4, 4, 4, 2, 0]',
          {'ko': 'split(4): 조각이 4개 나오는데, 답에는 5개입니다. 다시 볼 답: an', 'en': 'split(4): it gives 4 pieces here; this answe'}),
         ('effect: the number of pieces', 'answer_chunk = [3]\nanswer_split = [4]',

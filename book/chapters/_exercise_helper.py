@@ -650,6 +650,15 @@ def mask_mistake(got, lengths, T, causal):
         #ko|         "비교(<)와 &가 bool 텐서를 만듭니다.")
         #en| return (f"the mask must be bool, got {got.dtype}: "
         #en|         "comparisons (<) and & make bool tensors.")
+    if causal and got.dim() == want.dim() and all(
+            g == w or w == 1 for g, w in zip(got.shape[:2], want.shape[:2])) and any(
+            g != w for g, w in zip(got.shape[-2:], want.shape[-2:])):
+        #ko: 축의 수와 앞의 축은 맞고, 쿼리나 키 축의 크기가 T가 아닙니다
+        #en: the axes and the leading ones are right, a query or key axis is not T long
+        #ko| return (f"모양이 {tuple(want.shape)}이어야 하는데 {tuple(got.shape)}입니다. "
+        #ko|         f"쿼리와 키 축은 둘 다 T = {T}만큼입니다. T는 인자에서 읽으세요.")
+        #en| return (f"expected shape {tuple(want.shape)}, got {tuple(got.shape)}: the "
+        #en|         f"query and key axes are both T = {T} long; take T from the argument.")
     if tuple(got.shape) != tuple(want.shape):
         #ko| return (f"모양이 {tuple(want.shape)}이어야 하는데 {tuple(got.shape)}입니다. "
         #ko|         "마스크가 브로드캐스팅될 축(헤드, 쿼리)마다 "
