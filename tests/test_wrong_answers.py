@@ -2047,7 +2047,7 @@ CASES_EFFECT_6_10 = {
         ("the mode inverted", dropout("weights = F.dropout(weights, p=self.dropout, training=not self.training)"), {"ko": "모드가 뒤바뀌었습니다. 학습 모드에서는 지우지 않고 평가 모드에서 지웁니다.", "en": "the modes are swapped: it drops in evaluation"}),
         ("a fresh nn.Dropout at each call", dropout("weights = nn.Dropout(self.dropout)(weights)"), {"ko": "평가 모드(eval())에서도 여전히 지우고, 부를 때마다 결과가 다릅니다.", "en": "in evaluation mode (eval()) it still drops, and"}),
         ("the weights before the dropout returned",
-         dropout("dropped = F.dropout(weights, p=self.dropout, training=self.training)", "dropped @ v, weights"), {"ko": "학습 모드의 출력이 attend가 돌려준 가중치로 계산한 값과 다릅니다. 드롭아웃한", "en": "in training mode the output is not what the"}),
+         dropout("dropped = F.dropout(weights, p=self.dropout, training=self.training)", "dropped @ v, weights"), {"ko": "학습 모드의 출력이 attend가 돌려준 가중치로 계산한 값과 다릅니다.", "en": "in training mode the output is not what the"}),
         ("dropout on the output", dropout("pass", "F.dropout(weights @ v, p=self.dropout, training=self.training), weights"), {"ko": "드롭아웃이 어텐션의 출력(weights @ v)을 지웁니다. 출력이 아니라", "en": "the dropout erases attention's output (weights"}),
         ("dropout on the scores before the softmax", """
 class DropoutAttend(MultiHeadAttention):

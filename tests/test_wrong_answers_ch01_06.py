@@ -828,13 +828,16 @@ ANSWERS = {
          {'ko': 'dropout=0.25로 만든 레이어가 가중치 중 25%만큼을 지워 확률은 맞지만, 남', 'en': 'a layer made with dropout=0.25 erases 25% of the'}),
         ('the weights returned before the dropout',
          '\nclass DropoutAttend(MultiHeadAttention):\n    def attend(self, q, k, v, mask):\n        scores = q @ k.transpose(-2, -1) / math.sqrt(q.size(-1))\n        if mask is not None:\n            scores = scores.masked_fill(~mask, float("-inf"))\n        weights = torch.softmax(scores, dim=-1)\n        dropped = F.dropout(weights, p=self.dropout, training=self.training)\n        return dropped @ v, weights\n        return weights @ v, weights\n',
-         {'ko': '학습 모드의 출력이 attend가 돌려준 가중치로 계산한 값과 다릅니다. 드롭아웃한 가', 'en': 'in training mode the output is not what the weig'}),
+         {'ko': '학습 모드의 출력이 attend가 돌려준 가중치로 계산한 값과 다릅니다. 그 가중치에는', 'en': 'in training mode the output is not what the weig'}),
         ('right, own dropout with the scale',
          '\nclass DropoutAttend(MultiHeadAttention):\n    def attend(self, q, k, v, mask):\n        scores = q @ k.transpose(-2, -1) / math.sqrt(q.size(-1))\n        if mask is not None:\n            scores = scores.masked_fill(~mask, float("-inf"))\n        weights = torch.softmax(scores, dim=-1)\n        if self.training:\n            weights = weights * (torch.rand_like(weights) >= self.dropout) / (1 - self.dropout)\n        return weights @ v, weights\n',
          None),
         ('F.dropout without the mode',
          '\nclass DropoutAttend(MultiHeadAttention):\n    def attend(self, q, k, v, mask):\n        scores = q @ k.transpose(-2, -1) / math.sqrt(q.size(-1))\n        if mask is not None:\n            scores = scores.masked_fill(~mask, float("-inf"))\n        weights = torch.softmax(scores, dim=-1)\n        weights = F.dropout(weights, self.dropout)\n        return weights @ v, weights\n',
          {'ko': '평가 모드(eval())에서도 여전히 지우고, 부를 때마다 결과가 다릅니다. 드롭아웃을', 'en': 'in evaluation mode (eval()) it still drops, and'}),
+        ('the values dropped',
+         '\nclass DropoutAttend(MultiHeadAttention):\n    def attend(self, q, k, v, mask):\n        scores = q @ k.transpose(-2, -1) / math.sqrt(q.size(-1))\n        if mask is not None:\n            scores = scores.masked_fill(~mask, float("-inf"))\n        weights = torch.softmax(scores, dim=-1)\n        return weights @ F.dropout(v, p=self.dropout, training=self.training), weights\n',
+         {'ko': '학습 모드의 출력이 attend가 돌려준 가중치로 계산한 값과 다릅니다. 그 가중치에는', 'en': 'in training mode the output is not what the weig'}),
     ],
 }
 
