@@ -558,7 +558,7 @@ def padding_mask_from_lengths(lengths, T_k):
 def padding_mask_from_lengths(lengths, T_k):
     T = int(lengths.max())
     return (torch.arange(T) < lengths[:, None])[:, None, None, :]
-""", {"ko": "(2, 1, 1, 6)이어야 하는데 (2, 1, 1, 4)", "en": "expected shape (2, 1, 1, 6), got (2, 1, 1, 4)"}),
+""", {"ko": "T_k = 6일 때 마지막 축의 길이가 4입니다", "en": "T_k = 6 the last axis has 4 positions where 6"}),
     ]},
     ("07", "ch07-ex-memory"): {"needs": (CHECK,), "answers": [
         ("right", "answer_mib = 1024", None),
@@ -1031,7 +1031,7 @@ class DropoutAttend(MultiHeadAttention):
             scores = scores.masked_fill(~mask, float("-inf"))
         weights = F.dropout(torch.softmax(scores, dim=-1), p=0.1, training=self.training)
         return weights @ v, weights
-""", {"ko": "self.dropout을 쓰세요", "en": "use the one the constructor got, self.dropout"}),
+""", {"ko": "생성자가 받은 self.dropout", "en": "the one the constructor got, self.dropout"}),
         ("max_diff redefined to always agree, template kept", """
 def max_diff(*args, **kwargs):
     return 0.0
@@ -1145,7 +1145,7 @@ def queries_for(tokens):
         ("split by d_k", "def split_qkv(qkv, d_k, d_v):\n    q, k, v = qkv.split(d_k, dim=-1)\n    return q, k, v\n",
          {"ko": "q, k, v로 풀 수 없습니다", "en": "do not unpack into q, k, v"}),
         ("along the wrong axis", "def split_qkv(qkv, d_k, d_v):\n    return torch.split(qkv, [d_k, d_k, d_v], dim=1)\n",
-         {"ko": "마지막 축(dim=-1)을 따라", "en": "cut along the last axis (dim=-1)"}),
+         {"ko": "자른 축이 축 1(길이 3)입니다. q, k, v는 마지막 축", "en": "this cuts along axis 1 (length 3); q, k and v"}),
         ("a cut point off by d_v", "def split_qkv(qkv, d_k, d_v):\n    return qkv[..., :d_k], qkv[..., d_k:d_k + d_v], qkv[..., d_k + d_v:]\n",
          {"ko": "순서는 쿼리, 키, 밸류", "en": "in the order query, key, value"}),
     ],
@@ -1534,7 +1534,7 @@ CASES_EFFECT_1_5 = {
         ('effect: result from the exp', 'def soft_lookup_many(Q, K, V, beta=1.0):\n    s = beta * (Q @ K.T)\n    return torch.softmax(s, dim=-1), torch.exp(s) @ V\n',
          {'ko': '가중치는 맞았습니다. 결과: 결과가 가중치가 아니라 exp(점수)로 밸류를 섞었', 'en': 'the weights are right; result: the result mi'}),
         ('effect: beta divides after softmax', 'def soft_lookup_many(Q, K, V, beta=1.0):\n    w = torch.softmax(Q @ K.T, dim=-1) / beta\n    return w, w @ V\n',
-         {'ko': '가중치: T_k 축을 따라 더한 합이 0.5입니다. 1이어야 합니다. 점수는 Q', 'en': 'weights: the values along T_k add up to 0.5,'}),
+         {'ko': '가중치: T_k 축을 따라 더한 합이 0.5입니다. 1이어야 합니다.', 'en': 'weights: the values along T_k add up to 0.5,'}),
         ('effect: V @ weights', 'def soft_lookup_many(Q, K, V, beta=1.0):\n    w = torch.softmax(beta * Q @ K.T, dim=-1)\n    return w, (V.T @ w.T).T * 2\n',
          {'ko': '가중치는 맞았습니다. 결과: 답의 모든 값이 정답의 2배입니다(2 = beta)', 'en': 'the weights are right; result: every value i'}),
         ('effect: scores K @ Q.T on last axis', 'def soft_lookup_many(Q, K, V, beta=1.0):\n    w = torch.softmax(beta * (K @ Q.T), dim=-1)\n    return w, w @ Q\n',
@@ -1616,7 +1616,7 @@ CASES_EFFECT_1_5 = {
         ('effect: both rests first', 'answer_chunk = [4, 5, 5]\nanswer_split = [2, 4, 4, 4]',
          {'ko': 'chunk는 앞에서부터 같은 크기로 자르므로 짧은 조각이 맨 끝에 옵니다. 다시', 'en': 'chunk cuts equal pieces from the front, so t'}),
         ("effect: chunk's rest first", 'answer_chunk = [6, 4, 4]\nanswer_split = [4, 4, 4, 2]',
-         {'ko': 'chunk(3): 조각의 수와 합은 맞습니다. 마지막 조각 말고는 모두 같은 차', 'en': 'chunk(3): the number of pieces and the total'}),
+         {'ko': 'chunk(3): 조각의 수와 합은 맞지만, 조각 0의 차원이 6입니다.', 'en': 'chunk(3): the number of pieces and the total'}),
         ('effect: split with an empty piece', 'answer_chunk = [5, 5, 4]\nanswer_split = [4, 4, 4, 2, 0]',
          {'ko': 'split(4): 조각이 4개 나오는데, 답에는 5개입니다. 다시 볼 답: an', 'en': 'split(4): it gives 4 pieces here; this answe'}),
         ('effect: the number of pieces', 'answer_chunk = [3]\nanswer_split = [4]',
@@ -1662,7 +1662,7 @@ CASES_EFFECT_1_5 = {
         ('effect: the query weight three times', '\ndef fuse_layers(lin_q, lin_k, lin_v):\n    C = lin_q.in_features\n    layer = nn.Linear(C, 3 * C)\n    with torch.no_grad():\n        layer.weight.copy_(torch.cat([lin_q.weight] * 3))\n        layer.bias.copy_(torch.cat([lin_q.bias, lin_k.bias, lin_v.bias]))\n    return layer\n',
          {'ko': '키(lin_k) 블록(행 5부터 C개)에 쿼리(lin_q)의 가중치가 들어 있습', 'en': 'the key (lin_k) block (C rows from row 5) ho'}),
         ('effect: the global C', 'C = 4\n\ndef fuse_layers(lin_q, lin_k, lin_v):\n    layer = nn.Linear(C, 3 * C)\n    with torch.no_grad():\n        layer.weight.copy_(torch.cat([lin_q.weight, lin_k.weight, lin_v.weight]))\n        layer.bias.copy_(torch.cat([lin_q.bias, lin_k.bias, lin_v.bias]))\n    return layer\n',
-         {'ko': '새 레이어의 크기는 4인데 이어 붙인 가중치의 크기는 5입니다. C는 레이어에서', 'en': 'the new layer has a size 4 where the joined'}),
+         {'ko': '새 레이어의 크기는 4인데 이어 붙인 가중치의 크기는 5입니다. 이 확인의 레이어는', 'en': 'the new layer has a size 4 where the joined'}),
         ('effect: weights transposed as a whole', '\ndef fuse_layers(lin_q, lin_k, lin_v):\n    C = lin_q.in_features\n    layer = nn.Linear(C, 3 * C)\n    with torch.no_grad():\n        layer.weight.copy_(torch.cat([lin_q.weight, lin_k.weight, lin_v.weight], dim=1).reshape(3 * C, C))\n        layer.bias.copy_(torch.cat([lin_q.bias, lin_k.bias, lin_v.bias]))\n    return layer\n',
          {'ko': '세 가중치의 행이 한 줄씩 번갈아 섞였습니다(q, k, v의 0행, q, k,', 'en': "the three weights' rows are interleaved (row"}),
         ('effect: biases summed', 'def fuse_layers(lin_q, lin_k, lin_v):\n    C = lin_q.in_features\n    layer = nn.Linear(C, 3 * C)\n    with torch.no_grad():\n        layer.weight.copy_(torch.cat([lin_q.weight, lin_k.weight, lin_v.weight]))\n        layer.bias.copy_((lin_q.bias + lin_k.bias + lin_v.bias).repeat(3))\n    return layer\n',
@@ -1704,7 +1704,7 @@ CASES_EFFECT_1_5 = {
         ('effect: heads summed', 'def join_heads(h):\n    return h.sum(1)\n',
          {'ko': '모양이 (2, 4, 15)이어야 하는데 (2, 4, 5)입니다. 축 2의 크기가', 'en': 'expected shape (2, 4, 15), got (2, 4, 5); ax'}),
         ('effect: batch and heads swapped', 'def join_heads(h):\n    B, H, T, D = h.shape\n    return h.transpose(0, 1).reshape(B, T, H * D)\n',
-         {'ko': '정답의 값이 모두 있지만 다른 자리에 놓였습니다. reshape도 view처럼', 'en': 'every value of the right answer is there, bu'}),
+         {'ko': '답의 문장 0, 토큰 1에 입력의 문장 [0, 1]의 값이', 'en': "sentence 0, token 1 of the answer holds values"}),
         ('effect: flatten(1, 2)', 'def join_heads(h):\n    return h.flatten(1, 2)\n',
          {'ko': '모양이 (2, 4, 15)이어야 하는데 (2, 12, 5)입니다. 축 1의 크기', 'en': 'expected shape (2, 4, 15), got (2, 12, 5); a'}),
         ('effect: view to (B, T, H, D) first', 'def join_heads(h):\n    B, H, T, D = h.shape\n    return h.view(B, T, H, D).reshape(B, T, H * D)\n',
@@ -2021,9 +2021,9 @@ CASES_EFFECT_6_10 = {
                                  "F.linear(value, w_v, b_v)"), {"ko": "q: 맞는 값의 0.5배입니다. 입력마다(query, key, value) 자기", "en": "q is 0.5 times the right values: each input"}),
         ("all three from in_proj(query)", ORDER.replace("RESULT", "self.in_proj(query).split(C, dim=-1)"), {"ko": "키와 밸류가 (2, 3, 8), (2, 3, 8)입니다((2, 5, 8)이어야", "en": "keys and values are (2, 3, 8) and (2, 3, 8),"}),
         ("the value's bias left out",
-         ORDER.replace("RESULT", "F.linear(query, w_q, b_q), F.linear(key, w_k, b_k), F.linear(value, w_v)"), {"ko": "쿼리와 키는 맞았습니다. 밸류는 value를 셋째 조각 W_V와 편향 b_v로", "en": "queries and keys are right; the values are"}),
+         ORDER.replace("RESULT", "F.linear(query, w_q, b_q), F.linear(key, w_k, b_k), F.linear(value, w_v)"), {"ko": "쿼리와 키는 맞았습니다. v에 편향이 없습니다", "en": "queries and keys are right; v has no bias"}),
         ("the values' slice transposed",
-         ORDER.replace("RESULT", "F.linear(query, w_q, b_q), F.linear(key, w_k, b_k), F.linear(value, w_v.T, b_v)"), {"ko": "쿼리와 키는 맞았습니다. 밸류는 value를 셋째 조각 W_V와 편향 b_v로", "en": "queries and keys are right; the values are"}),
+         ORDER.replace("RESULT", "F.linear(query, w_q, b_q), F.linear(key, w_k, b_k), F.linear(value, w_v.T, b_v)"), {"ko": "v의 가중치가 in_proj.weight의 행 16-23(W_V)의 전치입니다", "en": "v's weight is in_proj.weight's rows 16-23 (W_V), transposed"}),
     ],
     ("06", "ch06-ex-padding"): [
         ("the keys on the query axis",
@@ -2047,7 +2047,7 @@ CASES_EFFECT_6_10 = {
         ("the mode inverted", dropout("weights = F.dropout(weights, p=self.dropout, training=not self.training)"), {"ko": "모드가 뒤바뀌었습니다. 학습 모드에서는 지우지 않고 평가 모드에서 지웁니다.", "en": "the modes are swapped: it drops in evaluation"}),
         ("a fresh nn.Dropout at each call", dropout("weights = nn.Dropout(self.dropout)(weights)"), {"ko": "평가 모드(eval())에서도 여전히 지우고, 부를 때마다 결과가 다릅니다.", "en": "in evaluation mode (eval()) it still drops, and"}),
         ("the weights before the dropout returned",
-         dropout("dropped = F.dropout(weights, p=self.dropout, training=self.training)", "dropped @ v, weights"), {"ko": "학습 모드의 출력이 attend가 돌려준 가중치로 계산한 값과 다릅니다. 드롭아웃한", "en": "in training mode the output is not what the"}),
+         dropout("dropped = F.dropout(weights, p=self.dropout, training=self.training)", "dropped @ v, weights"), {"ko": "학습 모드의 출력이 attend가 돌려준 가중치로 계산한 값과 다릅니다.", "en": "in training mode the output is not what the"}),
         ("dropout on the output", dropout("pass", "F.dropout(weights @ v, p=self.dropout, training=self.training), weights"), {"ko": "드롭아웃이 어텐션의 출력(weights @ v)을 지웁니다. 출력이 아니라", "en": "the dropout erases attention's output (weights"}),
         ("dropout on the scores before the softmax", """
 class DropoutAttend(MultiHeadAttention):

@@ -294,7 +294,7 @@ def _where_wrong(got, want, names):
 
 
 def value_mistake(got, want, slips=(), axes=None, sizes=None, factors=None,
-                  sums_to_one=None):
+                  sums_to_one=None, last_resort=False):
     #ko| """값으로 실수를 알아봅니다. 답 got이 정답 want와 같으면 None,
     #ko| 아니면 무엇이 어긋났는지 말하는 힌트를 돌려줍니다.
     #ko| slips: (흔한 실수가 계산하는 값, 그 힌트)의 목록. 값 대신 인자 없는 함수도
@@ -306,7 +306,9 @@ def value_mistake(got, want, slips=(), axes=None, sizes=None, factors=None,
     #ko| sums_to_one: 정답에서 합이 1인 축(가중치라면 -1).
     #ko| 그 밖에 알아보는 관계: 텐서가 아님, 모양, 축의 순서, dtype, NaN과 inf의 자리,
     #ko| 상수 배, 상수 더하기, 전치, 다른 축으로 합이 1, 한 축 안에서 순서가
-    #ko| 바뀌거나 한 칸 밀림, 한 축의 몇 자리만 틀림."""
+    #ko| 바뀌거나 한 칸 밀림, 한 축의 몇 자리만 틀림.
+    #ko| last_resort: 알아본 관계가 없으면 어디가 얼마나 다른지 말합니다
+    #ko|     (틀린 답에 None을 돌려주지 않습니다)."""
     #en| """Tell a mistake by its values: None when the answer got matches want,
     #en| else a hint saying what is off.
     #en| slips: a list of (what a usual mistake computes, its hint); a function
@@ -320,7 +322,9 @@ def value_mistake(got, want, slips=(), axes=None, sizes=None, factors=None,
     #en| Other relations it tells: not a tensor, the shape, the axes' order, the dtype,
     #en| where NaN and inf are, a constant factor, a constant added, a transpose,
     #en| adding up to 1 along another axis, one axis shuffled or shifted by one,
-    #en| a few places of one axis wrong."""
+    #en| a few places of one axis wrong.
+    #en| last_resort: when no relation is found, say where and by how much the answer
+    #en|     differs (never None for a wrong answer)."""
     if got is None or got is Ellipsis:
         raise NotAnswered
     names = axes.split() if isinstance(axes, str) else list(axes or [])
@@ -385,8 +389,10 @@ def value_mistake(got, want, slips=(), axes=None, sizes=None, factors=None,
         total = g.sum(sums_to_one % want.dim())
         if not _close(total, torch.ones_like(total)):
             fixed = _close(total, total.mean().expand_as(total))
-            #ko| said = f"{total.mean().item():.4g}" if fixed else "제각각"
-            #en| said = f"{total.mean().item():.4g}" if fixed else "various sums"
+            #ko| said = (f"{total.mean().item():.4g}" if fixed else
+            #ko|         f"{total.min().item():.3g}부터 {total.max().item():.3g}까지")
+            #en| said = (f"{total.mean().item():.4g}" if fixed else
+            #en|         f"{total.min().item():.3g} to {total.max().item():.3g}")
             #ko| return Also(f"{names[sums_to_one]} 축을 따라 더한 합이 {said}입니다. "
             #ko|             "1이어야 합니다. ")
             #en| return Also(f"the values along {names[sums_to_one]} add up to {said}, "
@@ -400,6 +406,24 @@ def value_mistake(got, want, slips=(), axes=None, sizes=None, factors=None,
                 #ko|             "곱한 값입니다. ")
                 #en| return Also(f"each index along {names[a]} (axis {a}) is the right "
                 #en|             "values times a factor of its own; ")
+    for a in range(want.dim()):
+        d = g - w
+        if want.shape[a] > 1 and want.dim() > 1 and got.is_floating_point():
+            if _close(d, d.mean(a, keepdim=True).expand_as(d)):
+                #ko| return Also(f"{names[a]} 축을 따라 놓인 줄마다 정답에 그 줄의 수를 "
+                #ko|             "통째로 더한(뺀) 값입니다. 줄 안에서의 차이는 맞습니다. ")
+                #en| return Also(f"each line along {names[a]} is the right one plus (or "
+                #en|             "minus) a number of its own: the differences within a "
+                #en|             "line are right; ")
+    for a in range(want.dim()):
+        others = [k for k in range(want.dim()) if k != a]
+        if want.shape[a] > 1 and others and got.is_floating_point():
+            per = (g - w).mean(dim=others, keepdim=True)
+            if _close(g, w + per) and not _close(per, per.mean().expand_as(per)):
+                #ko| return Also(f"{names[a]} 축(축 {a})의 자리마다 정답에 서로 다른 수를 "
+                #ko|             "더한(뺀) 값입니다. ")
+                #en| return Also(f"each index along {names[a]} (axis {a}) is the right "
+                #en|             "values plus (or minus) a number of its own; ")
     for a in range(want.dim()):
         n = want.shape[a] - 1
         for step in (1, -1) if n > 0 else ():
@@ -420,7 +444,174 @@ def value_mistake(got, want, slips=(), axes=None, sizes=None, factors=None,
     if _close(g.flatten().sort().values, w.flatten().sort().values):
         #ko| return Also("정답의 값이 모두 있지만 다른 자리에 놓였습니다. ")
         #en| return Also("every value of the right answer is there, but in other places; ")
-    return _where_wrong(got, want, names)
+    said = _where_wrong(got, want, names)
+    if said or not last_resort:
+        return said
+    return _transform_said(got, want) or _difference_said(got, want, names)
+
+
+def _at(index, names):
+    #ko| """원소의 자리를 축의 이름으로: (쿼리 1, 키 2)."""
+    #en| """An element's place in the axes' names: (queries 1, keys 2)."""
+    return "(" + ", ".join(f"{n} {i}" for n, i in zip(names, index)) + ")"
+
+
+def _transform_said(got, want, rank=True):
+    #ko| """답이 정답의 원소마다 같은 함수(log, exp, 제곱 ...)를 취한 값이거나, 정답과
+    #ko| 크기의 순서가 같으면(또는 반대이면) 그 말, 아니면 None."""
+    #en| """If the answer is one function (log, exp, square ...) of the right values, element
+    #en| by element, or ranks as they do (or the reverse way), say so; else None."""
+    if not got.is_floating_point() or want.numel() < 3:
+        return None
+    g, w = got.double().flatten(), want.double().flatten()
+    if not (torch.isfinite(g).all() and torch.isfinite(w).all()):
+        return None
+    #ko| forms = (("로그(log)를", torch.log), ("exp를", torch.exp),
+    #ko|          ("시그모이드를", torch.sigmoid), ("제곱을", torch.square),
+    #ko|          ("제곱근을", torch.sqrt), ("절댓값을", torch.abs), ("tanh를", torch.tanh),
+    #ko|          ("ReLU를", torch.relu))
+    #en| forms = (("the log", torch.log), ("exp", torch.exp), ("the sigmoid", torch.sigmoid),
+    #en|          ("the square", torch.square), ("the square root", torch.sqrt),
+    #en|          ("the absolute value", torch.abs), ("tanh", torch.tanh),
+    #en|          ("ReLU", torch.relu))
+    for name, f in forms:
+        if _close(g, f(w)) and not _close(w, f(w)):
+            #ko| return Also(f"답이 정답의 값마다 {name} 취한 것입니다. ")
+            #en| return Also(f"the answer is {name} of the right values, element by "
+            #en|             "element; ")
+    if (not rank or len(set(w.tolist())) < w.numel()
+            or len(set(g.tolist())) < g.numel()):
+        return None
+    rank_g, rank_w = g.argsort().argsort(), w.argsort().argsort()
+    if torch.equal(rank_g, rank_w):
+        #ko| return Also("답은 정답과 크기의 순서가 같습니다(정답이 큰 자리에서 답도 큼). "
+        #ko|             "하지만 값은 다릅니다. 같은 것을 계산하되 다른 함수나 배율을 "
+        #ko|             "거친 값입니다. ")
+        #en| return Also("the answer ranks its values as the right one does (larger "
+        #en|             "where it is larger), but the values differ: the same thing "
+        #en|             "through another function or scale; ")
+    if torch.equal(rank_g, w.numel() - 1 - rank_w):
+        #ko| return Also("답은 정답과 크기의 순서가 정반대입니다(정답이 큰 자리에서 답이 "
+        #ko|             "가장 작음). 부호나 순서가 뒤집혔습니다. ")
+        #en| return Also("the answer ranks its values the opposite way to the right one "
+        #en|             "(smallest where the right one is largest): a sign or an order "
+        #en|             "is reversed; ")
+    return None
+
+
+def _difference_said(got, want, names):
+    #ko| """다른 관계를 찾지 못했을 때: 몇 자리가 다르고, 가장 크게 다른 자리에서 답과
+    #ko| 정답이 얼마인지, 값의 범위가 어떻게 다른지 말합니다."""
+    #en| """No relation found: how many places differ, the answer and the right value
+    #en| where they differ most, and how the ranges of values differ."""
+    g, w = got.double(), want.double()
+    wrong = ~torch.isclose(g, w, atol=1e-5, rtol=1e-4, equal_nan=True)
+    gap = (g - w).abs().nan_to_num(float("inf"))
+    index = [int(i) for i in torch.unravel_index(gap.argmax(), gap.shape)]
+    where = _at(index, names)
+    a, b = g[tuple(index)].item(), w[tuple(index)].item()
+    n, total = int(wrong.sum()), want.numel()
+    #ko| said = (f"{total}자리 가운데 {n}자리가 다릅니다. 가장 크게 다른 자리 {where}에서 "
+    #ko|         f"답은 {a:.4g}, 정답은 {b:.4g}입니다. ")
+    #en| said = (f"{n} of {total} values differ; where they differ most, at {where}, "
+    #en|         f"the answer has {a:.4g} where {b:.4g} belongs; ")
+    lo_g, hi_g = g.min().item(), g.max().item()
+    lo_w, hi_w = w.min().item(), w.max().item()
+    if lo_g >= 0 > lo_w:
+        #ko| said += "정답에는 음수가 있지만 답은 모두 0 이상입니다. "
+        #en| said += "the right values include negatives, the answer has none; "
+    elif lo_w >= 0 > lo_g:
+        #ko| said += "정답은 모두 0 이상인데 답에는 음수가 있습니다. "
+        #en| said += "the right values are all 0 or more, the answer has negatives; "
+    spread_g, spread_w = hi_g - lo_g, hi_w - lo_w
+    if spread_w > 0 and not 0.5 < spread_g / spread_w < 2:
+        #ko| said += (f"답의 값은 {lo_g:.3g}부터 {hi_g:.3g}까지, 정답은 {lo_w:.3g}부터 "
+        #ko|          f"{hi_w:.3g}까지로, 값이 퍼진 범위가 "
+        #ko|          f"{spread_g / spread_w:.2g}배입니다. ")
+        #en| said += (f"the answer spans {lo_g:.3g} to {hi_g:.3g}, the right values "
+        #en|          f"{lo_w:.3g} to {hi_w:.3g}: {spread_g / spread_w:.2g} times as "
+        #en|          "wide a spread; ")
+    return Also(said)
+
+
+def weights_said(got, scores, names=None, dim=-1, sums=True):
+    #ko| """어텐션 가중치 got을 점수 scores의 소프트맥스(축 dim)와 견줘, 어떻게 다른지
+    #ko| 말합니다: 합이 1이 아님, 음수, 점수와 순서가 다름, 점수에 어떤 수를 곱한
+    #ko| 소프트맥스, 점수를 따르지만 소프트맥스가 아님. 같으면 None.
+    #ko| sums=False이면 합이 얼마인지는 말하지 않습니다(이미 말한 경우)."""
+    #en| """Compare attention weights got with the softmax of scores (along dim) and say
+    #en| how they differ: not adding up to 1, negative, ranked unlike the scores, the
+    #en| softmax of the scores times a number, following the scores but no softmax.
+    #en| None when they match. sums=False leaves out what the sums are (said already)."""
+    want = torch.softmax(scores, dim=dim)
+    if not isinstance(got, torch.Tensor) or got.shape != want.shape:
+        return shape_mistake(got, want, names)
+    if _close(got, want):
+        return None
+    names = names.split() if isinstance(names, str) else list(names or [])
+    names += [f"#{i}" for i in range(len(names), want.dim())]
+    g, s = got.double(), scores.double()
+    key = names[dim]
+    total = g.sum(dim)
+    if (g < -1e-6).any():
+        #ko| said = f"가중치에 음수가 {int((g < -1e-6).sum())}개 있습니다. "
+        #en| said = f"{int((g < -1e-6).sum())} weights are negative; "
+    elif g.dim() == 2 and _close(g.sum(dim - 1), torch.ones_like(g.sum(dim - 1))):
+        other = names[(dim - 1) % g.dim()]
+        #ko| said = (f"가중치의 합이 {key} 축이 아니라 {other} 축을 따라 1입니다. ")
+        #en| said = f"the weights add up to 1 along {other}, not along {key}; "
+    elif not _close(total, torch.ones_like(total)):
+        low, high = f"{total.min().item():.3g}", f"{total.max().item():.3g}"
+        #ko| sums = low if low == high else f"{low}부터 {high}까지"
+        #ko| said = f"{key} 축을 따라 더한 가중치의 합이 1이 아니라 {sums}입니다. "
+        #en| sums = low if low == high else f"{low} to {high}"
+        #en| said = f"the weights along {key} add up to {sums}, not 1; "
+    else:
+        #ko| said = f"{key} 축을 따라 합은 1이지만 값이 다릅니다. "
+        #en| said = f"the weights add up to 1 along {key}, but their values differ; "
+    said = said if sums else ""
+    function = _transform_said(got, want, rank=False)
+    if function:
+        return Also(said + function)
+    unused = (g.abs() < 1e-9).all(dim=[d for d in range(g.dim()) if d != dim % g.dim()])
+    if unused.any() and not unused.all():
+        at = ", ".join(str(int(i)) for i in unused.nonzero().flatten())
+        #ko| said += f"{key} 축의 {at}번 자리는 가중치가 모두 0입니다. "
+        #en| said += f"index {at} along {key} gets a weight of 0 everywhere; "
+        return Also(said)
+    top_g, top_s = g.argmax(dim), s.argmax(dim)
+    #ko: 가장 큰 가중치가 여럿이면(반올림 등) 그중 하나가 점수가 가장 높은 자리이면 됩니다
+    #en: with ties for the largest weight (rounding ...), the highest score may be any
+    top_s_weight = g.gather(dim, top_s.unsqueeze(dim)).squeeze(dim)
+    top_g = torch.where(torch.isclose(top_s_weight, g.amax(dim)), top_s, top_g)
+    if not torch.equal(top_g, top_s):
+        at = [int(i) for i in (top_g != top_s).nonzero()[0]]
+        row = tuple(at)
+        where = _at(at, [n for i, n in enumerate(names) if i != dim % g.dim()])
+        high, large = int(top_s[row]), int(top_g[row])
+        #ko| said += (f"{where}에서 점수가 가장 높은 자리는 {key} {high}번인데, 가장 큰 "
+        #ko|          f"가중치는 {large}번에 있습니다. 가중치가 점수를 따르지 않습니다. ")
+        #en| said += (f"at {where} the highest score is at {key} {high}, the largest "
+        #en|          f"weight at {large}: the weights do not follow the scores; ")
+        return Also(said)
+    if (g > 0).all() and _close(total, torch.ones_like(total)):
+        #ko: 소프트맥스라면 log(가중치)는 점수의 c배에 행마다 상수를 더한 것입니다
+        #en: a softmax's log-weights are c times the scores plus a constant per row
+        lg = g.log() - g.log().mean(dim, keepdim=True)
+        ls = s - s.mean(dim, keepdim=True)
+        c = ((lg * ls).sum() / (ls * ls).sum()).item()
+        if _close(lg, c * ls, atol=1e-4):
+            #ko| said += (f"가중치는 점수를 {c:.4g}배 한 것의 소프트맥스입니다. "
+            #ko|          "점수에 곱한 수를 확인하세요. ")
+            #en| said += (f"they are the softmax of the scores times {c:.4g}: look at "
+            #en|          "what multiplies the scores; ")
+            return Also(said)
+    gap = (g - want.double()).abs()
+    #ko| said += ("가장 큰 가중치는 점수가 가장 높은 키에 있지만, 가중치가 점수의 "
+    #ko|          f"소프트맥스와 최대 {gap.max().item():.3g}만큼 다릅니다. ")
+    #en| said += ("the largest weight sits on the highest score, but the weights differ "
+    #en|          f"from the softmax of the scores by up to {gap.max().item():.3g}; ")
+    return Also(said)
 
 
 def parts_wrong(**parts):
@@ -459,6 +650,15 @@ def mask_mistake(got, lengths, T, causal):
         #ko|         "비교(<)와 &가 bool 텐서를 만듭니다.")
         #en| return (f"the mask must be bool, got {got.dtype}: "
         #en|         "comparisons (<) and & make bool tensors.")
+    if causal and got.dim() == want.dim() and all(
+            g == w or w == 1 for g, w in zip(got.shape[:2], want.shape[:2])) and any(
+            g != w for g, w in zip(got.shape[-2:], want.shape[-2:])):
+        #ko: 축의 수와 앞의 축은 맞고, 쿼리나 키 축의 크기가 T가 아닙니다
+        #en: the axes and the leading ones are right, a query or key axis is not T long
+        #ko| return (f"모양이 {tuple(want.shape)}이어야 하는데 {tuple(got.shape)}입니다. "
+        #ko|         f"쿼리와 키 축은 둘 다 T = {T}만큼입니다. T는 인자에서 읽으세요.")
+        #en| return (f"expected shape {tuple(want.shape)}, got {tuple(got.shape)}: the "
+        #en|         f"query and key axes are both T = {T} long; take T from the argument.")
     if tuple(got.shape) != tuple(want.shape):
         #ko| return (f"모양이 {tuple(want.shape)}이어야 하는데 {tuple(got.shape)}입니다. "
         #ko|         "마스크가 브로드캐스팅될 축(헤드, 쿼리)마다 "
