@@ -327,11 +327,17 @@ def check_student_then_solutions(stem: str, lang: str) -> None:
     checks = [c.id for c in student.cells if "exercise-check" in c.metadata.get("tags", [])]
     pairs = solutions(stem, lang)
     assert checks and len(checks) == len(pairs), f"{name}: {len(checks)} check cells, {len(pairs)} solutions"
-    ran, stop = run_all(path, then=tuple(source for pair in pairs for source in pair))
+    # first a student who redefines check (and a helper it uses) in a cell of their own, then runs the first
+    # check cell again: the set-up cell's check must still judge (the unsolved answer stays "not yet")
+    cheat = ("def check(*args, **kwargs):\n    print('✅ correct!')\n\n\n"
+             "def value_mistake(*args, **kwargs):\n    return None\n")
+    ran, stop = run_all(path, then=(cheat, pairs[0][1], *(source for pair in pairs for source in pair)))
     assert stop is None, Stop.message(stop, name)
     by_id = {c.id: c for c in ran.cells}
     unsolved = [check_output(by_id[cell_id]) for cell_id in checks]
-    solved = [check_output(by_id[f"then-{2 * n + 1}"]) for n in range(len(pairs))]
+    cheated = check_output(by_id["then-1"])
+    assert cheated == unsolved[0], f"{name}: with check redefined in a cell of its own, the first check said {cheated!r}"
+    solved = [check_output(by_id[f"then-{2 * n + 3}"]) for n in range(len(pairs))]
     for message in unsolved:
         assert message.startswith("❌") and NOT_YET[lang] in message, f"{name}: unsolved check said {message!r}"
         hint = message.split(NOT_YET[lang], 1)[1].strip()

@@ -113,6 +113,23 @@ ANSWERS = {
          None),
     ],
     ('01', 'ch01-ex-many'): [
+        ('one soft_lookup per query, stacked',
+         "def soft_lookup_many(Q, K, V, beta=1.0):\n"
+         "    pairs = [soft_lookup(q, K, V, beta) for q in Q]\n"
+         "    return torch.stack([w for w, _ in pairs]), torch.stack([r for _, r in pairs])\n",
+         {'ko': '값은 맞지만 soft_lookup_many 안에 파이썬 반복문', 'en': 'the values are right, but soft_lookup_many holds a Python loop'}),
+        ('a for loop filling rows',
+         "def soft_lookup_many(Q, K, V, beta=1.0):\n"
+         "    weights = torch.empty(Q.shape[0], K.shape[0])\n"
+         "    for i in range(Q.shape[0]):\n"
+         "        weights[i] = torch.softmax(beta * (K @ Q[i]), dim=-1)\n"
+         "    return weights, weights @ V\n",
+         {'ko': '값은 맞지만 soft_lookup_many 안에 파이썬 반복문', 'en': 'the values are right, but soft_lookup_many holds a Python loop'}),
+        ('map over the queries',
+         "def soft_lookup_many(Q, K, V, beta=1.0):\n"
+         "    weights = torch.stack(list(map(lambda q: torch.softmax(beta * (K @ q), dim=-1), Q)))\n"
+         "    return weights, weights @ V\n",
+         {'ko': '값은 맞지만 soft_lookup_many 안에 파이썬 반복문', 'en': 'the values are right, but soft_lookup_many holds a Python loop'}),
         ('sigmoid instead of softmax',
          'def soft_lookup_many(Q, K, V, beta=1.0):\n    weights = torch.sigmoid(beta * (Q @ K.T))\n    return weights, weights @ V\n',
          {'ko': '가중치: T_k 축을 따라 더한 합이 2.73부터 3.07까지입니다. 1이어야 합니다.', 'en': 'weights: the values along T_k add up to 2.73 to'}),
@@ -146,9 +163,6 @@ ANSWERS = {
         ('the weights of the first query for all',
          'def soft_lookup_many(Q, K, V, beta=1.0):\n    weights = torch.softmax(beta * (Q[:1] @ K.T), dim=-1).expand(Q.shape[0], -1)\n    return weights, weights @ V\n',
          {'ko': '가중치: T_q 축(축 0)의 1, 2번 자리만 틀렸고 나머지는 맞습니다. (T_q 1', 'en': 'weights: only index 1, 2 along T_q (axis 0) is w'}),
-        ('right, with a loop over soft_lookup',
-         'def soft_lookup_many(Q, K, V, beta=1.0):\n    pairs = [soft_lookup(q, K, V, beta) for q in Q]\n    return torch.stack([w for w, _ in pairs]), torch.stack([r for _, r in pairs])\n',
-         None),
         ('the result from dim=0 weights',
          'def soft_lookup_many(Q, K, V, beta=1.0):\n    s = beta * (Q @ K.T)\n    return torch.softmax(s, dim=-1), torch.softmax(s, dim=0) @ V\n',
          {'ko': '가중치는 맞았지만, 결과는 다른 가중치로 밸류를 섞었습니다. 결과의 가중치: 가중치의', 'en': 'the weights are right, but the result mixes the'}),
@@ -195,6 +209,15 @@ ANSWERS = {
          {'ko': 'weight는 (입력, 출력)이 아니라 (출력, 입력) = (3, 6)으로 저장됩니다.', 'en': 'weight is stored as (out, in) = (3, 6), not (in,'}),
     ],
     ('02', 'ch02-ex-transpose'): [
+        ('the layer called',
+         "def my_linear(x, layer):\n    return layer(x)\n",
+         {'ko': '값은 맞지만 my_linear가 레이어 자체를 부릅니다', 'en': 'the values are right, but my_linear calls the layer itself'}),
+        ("the layer's forward called",
+         "def my_linear(x, layer):\n    return layer.forward(x)\n",
+         {'ko': '값은 맞지만 my_linear가 레이어 자체를 부릅니다', 'en': 'the values are right, but my_linear calls the layer itself'}),
+        ('right, with F.linear on the weight',
+         "def my_linear(x, layer):\n    return torch.nn.functional.linear(x, layer.weight)\n",
+         None),
         ('the transpose taken twice',
          'def my_linear(x, layer):\n    return x @ layer.weight.T.T\n',
          {'ko': 'x @ layer.weight는 W를 곱합니다. nn.Linear는 weight를 (출', 'en': 'x @ layer.weight multiplies by W, but nn.Linear'}),

@@ -879,3 +879,39 @@ def axes_said(label, got, names, sizes):
             #en|             + (f" (the size of {other})" if other else ""))
     #ko| return f"{label}: " + ", ".join(said) + ". "
     #en| return f"{label}: " + "; ".join(said) + ". "
+
+
+#ko: --- 확인 셀은 언제나 이 셀의 check로 ---
+#en: --- a check cell always runs this cell's check ---
+
+
+def _keep_book_names(info=None):
+    #ko| """확인 셀이 실행되기 직전에 check와 그 도우미들을 이 준비 셀의 것으로
+    #ko| 되돌립니다. 답 칸에서 같은 이름을 다시 정의해도(일부러든 아니든) 확인 셀은
+    #ko| 책의 확인으로 답을 봅니다. 다른 셀에서는 아무것도 하지 않습니다."""
+    #en| """Just before a check cell runs, put back this set-up cell's check and its
+    #en| helpers: an answer cell that redefines one of those names (on purpose or not)
+    #en| does not change what the check cell checks. Other cells are left alone."""
+    import re
+
+    from IPython import get_ipython as shell_
+
+    if re.search(r'\bcheck\(\s*"ch\d\d-ex-', getattr(info, "raw_cell", None) or ""):
+        shell_().user_ns.update(BOOK_NAMES)
+
+
+#ko: 이 셀에서 정의한 함수와 클래스
+#en: the functions and classes this cell defines
+BOOK_NAMES = {name: value for name, value in globals().items()
+              if getattr(getattr(value, "__code__", None), "co_filename", None)
+              == _keep_book_names.__code__.co_filename}
+BOOK_NAMES.update(NotAnswered=NotAnswered, Also=Also, BadShape=BadShape)
+try:
+    _shell = get_ipython()
+except NameError:
+    _shell = None
+if _shell is not None and hasattr(_shell, "events"):
+    for _callback in list(_shell.events.callbacks["pre_run_cell"]):
+        if getattr(_callback, "__name__", "") == "_keep_book_names":
+            _shell.events.unregister("pre_run_cell", _callback)
+    _shell.events.register("pre_run_cell", _keep_book_names)
