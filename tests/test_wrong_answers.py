@@ -2213,14 +2213,14 @@ def apply_rope(x, cos, sin):
 """, {"ko": "cos와 sin (B, T, D)가 x (B, 헤드 수, T, D)에 브로드캐스팅되지", "en": "cos and sin (B, T, D) do not broadcast against"}),
     ],
     ("09", "ch09-ex-positions"): [
-        ("the first T_new columns", "def positions_for(real, T_new):\n    return (real.cumsum(dim=-1) - 1).clamp(min=0)[:, :T_new]\n", {"ko": "이번 단계의 새 토큰을 0부터 셌습니다. 새 토큰은 이미 있는 실제 토큰들 다음에", "en": "this counts this step's new tokens from 0; they"}),
+        ("the first T_new columns", "def positions_for(real, T_new):\n    return (real.cumsum(dim=-1) - 1).clamp(min=0)[:, :T_new]\n", {"ko": "처음 T_new개를 골랐습니다. 새 토큰은 마지막 T_new개입니다", "en": "these are the first T_new; the new tokens are the last T_new"}),
         ("counted from the first column, padding included",
          "def positions_for(real, T_new):\n    return torch.arange(real.size(1)).expand(real.size(0), -1)[:, -T_new:]\n", {"ko": "위치를 열 번호(캐시의 길이)로 셌습니다. 패딩까지 세므로 패딩이 있는 행에서", "en": "the position is the column (the cache's"}),
         ("cumsum along the batch", "def positions_for(real, T_new):\n    return (real.long().cumsum(dim=0) - 1).clamp(min=0)[:, -T_new:]\n", {"ko": "배치 축(dim=0)을 따라 셌습니다. 행마다, 곧 마지막 축(dim=-1)을 따라", "en": "this counts along the batch axis (dim=0): count"}),
         ("counted from 1 by arange", "def positions_for(real, T_new):\n    n_pad = (~real).sum(-1, keepdim=True)\n"
          "    return (torch.arange(1, real.size(1) + 1) - n_pad)[:, -T_new:]\n", {"ko": "하나씩 밀렸습니다. 첫 실제 토큰의 위치는 1이 아니라 0입니다.", "en": "off by one: the first real token is at position"}),
         ("the count of real tokens, not a position",
-         "def positions_for(real, T_new):\n    return real.sum(-1, keepdim=True).expand(-1, T_new)\n", {"ko": "하나씩 밀렸습니다. 첫 실제 토큰의 위치는 1이 아니라 0입니다.", "en": "off by one: the first real token is at position"}),
+         "def positions_for(real, T_new):\n    return real.sum(-1, keepdim=True).expand(-1, T_new)\n", {"ko": "이웃한 토큰의 위치는 1씩 커져야 합니다", "en": "neighbouring tokens' positions must grow by 1"}),
         ("float positions by arange", "def positions_for(real, T_new):\n    n_pad = (~real).sum(-1, keepdim=True)\n"
          "    return (torch.arange(real.size(1), dtype=torch.float) - n_pad)[:, -T_new:]\n", {"ko": "위치는 정수여야 하는데 torch.float32입니다. bool 텐서의 cumsum은", "en": "positions must be integers, got torch.float32:"}),
         ("right, from the padding count", "def positions_for(real, T_new):\n    n_pad = (~real).sum(-1, keepdim=True)\n"
