@@ -2321,7 +2321,7 @@ def qwen3_heads(q_flat, k_flat, q_norm, k_norm, cos, sin, d_head):
         ("expanded keys only", "answer_mla_bytes = 27 * (512 + 64) * 2\nanswer_expanded_bytes = 27 * 16 * (128 + 64) * 2", {"ko": "정답의 1/1.667입니다. 밸류(헤드마다 v_head_dim = 128)도 세세요.", "en": "1/1.667 of the right value: count the values"}),
         ("a latent for keys and one for values", "answer_mla_bytes = 27 * (2 * 512 + 64) * 2\nanswer_expanded_bytes = 27 * 16 * (128 + 64 + 128) * 2", {"ko": "잠재 벡터 하나가 키와 밸류를 함께 만듭니다. 키와 밸류에 하나씩 세지 마세요.", "en": "one latent serves both keys and values: do not"}),
         ("values counted, not bytes", "answer_mla_bytes = 27 * (512 + 64)\nanswer_expanded_bytes = 27 * 16 * (128 + 64 + 128)", {"ko": "정답의 1/2입니다. 값의 수입니다. 값 하나에 2바이트(bfloat16)를", "en": "1/2 of the right value: that counts values:"}),
-        ("expanded in float32", "answer_mla_bytes = 27 * (512 + 64) * 2\nanswer_expanded_bytes = 27 * 16 * (128 + 64 + 128) * 4", {"ko": "정답의 2배입니다. bfloat16은 값 하나에 2바이트입니다(float32는 4).", "en": "the answer is 2 times the right value: bfloat16"}),
+        ("expanded in float32", "answer_mla_bytes = 27 * (512 + 64) * 2\nanswer_expanded_bytes = 27 * 16 * (128 + 64 + 128) * 4", {"ko": "bfloat16의 2바이트 대신 4바이트(float32)", "en": "4 bytes per value (float32) instead of bfloat16's 2"}),
     ],
 }
 # the chapter 10 exercises have no entry in CASES: the cells their checks need

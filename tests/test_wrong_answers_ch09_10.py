@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.test_wrong_answers import CASES, NEEDS_10, assert_verdict, run_check, window
+from tests.test_wrong_answers import CASES, NEEDS_10, QWEN, assert_verdict, run_check, window
 from tests.test_wrong_answers import prefill as prefill_code
 
 HALVES = """
@@ -17,6 +17,12 @@ def apply_rope(x, cos, sin):
     cos, sin = cos[:, None], sin[:, None]
     x1, x2 = x.chunk(2, dim=-1)
     BODY
+"""
+
+LLAMA3 = """
+def llama3_inv_freq(inv_freq, factor, low, high, original):
+    keep = ((original / (2 * math.pi / inv_freq) - low) / (high - low)).clamp(0, 1)
+    return keep * inv_freq + (1 - keep) * inv_freq / factor
 """
 
 
@@ -185,6 +191,151 @@ class WindowCache(KVCache):
         ("the values cut from the other end", window("self.k, self.v = k_all[:, :, -self.window:], v_all[:, :, :self.window]"),
          {"ko": "키는 맞게 잘랐지만 밸류는 아닙니다", "en": "the keys are cut right but the values are not"}),
         ("right, with max", window("n = k_all.size(2)\n        self.k, self.v = k_all[:, :, max(0, n - self.window):], v_all[:, :, max(0, n - self.window):]"), None),
+    ],
+    ("10", "ch10-ex-llama3"): [
+        ("factor 8 hard-coded", LLAMA3.replace("inv_freq / factor", "inv_freq / 8"),
+         {"ko": "느린 짝(파장이 original / low = 8192보다 긴 짝): factor 32 대신 8(으)로 나뉘었습니다",
+          "en": "the slow pairs (wavelength above original / low = 8192) are divided by 8 (factor is 32)"}),
+        ("32 hard-coded, right for the example only", LLAMA3.replace("inv_freq / factor", "inv_freq / 32"),
+         {"ko": "Llama 3.1 8B의 설정(factor 8, head_dim 128)에서는 틀립니다", "en": "but wrong for Llama 3.1 8B's config"}),
+        ("a crash: if on a tensor", """
+def llama3_inv_freq(inv_freq, factor, low, high, original):
+    wavelength = 2 * math.pi / inv_freq
+    if wavelength < original / high:
+        return inv_freq
+    return inv_freq / factor
+""", {"ko": "llama3_inv_freq가 오류를 냈습니다(inv_freq (32,), factor 32, low 1, high 4, original 8192): RuntimeError",
+      "en": "llama3_inv_freq raised an error for inv_freq (32,), factor 32, low 1, high 4, original 8192: RuntimeError"}),
+        ("a list returned", LLAMA3.replace("return keep * inv_freq + (1 - keep) * inv_freq / factor",
+                                           "return (keep * inv_freq + (1 - keep) * inv_freq / factor).tolist()"),
+         {"ko": "모양이 (32,)인 텐서여야 하는데", "en": "expected a tensor of shape (32,), got"}),
+        ("clamped below only", LLAMA3.replace(".clamp(0, 1)", ".clamp(min=0)"),
+         {"ko": "빠른 짝(파장이 original / high = 2048보다 짧은 짝):", "en": "the fast pairs (wavelength below original / high = 2048)"}),
+        ("the mix linear in the wavelength", """
+def llama3_inv_freq(inv_freq, factor, low, high, original):
+    wavelength = 2 * math.pi / inv_freq
+    keep = ((original / low - wavelength) / (original / low - original / high)).clamp(0, 1)
+    return keep * inv_freq + (1 - keep) * inv_freq / factor
+""", {"ko": "빠른 짝과 느린 짝은 맞았지만 사이의 짝(파장 2048에서 8192)의 섞는 비율이 틀립니다",
+      "en": "the fast and slow pairs are right, but the share that mixes the pairs between"}),
+        ("low and high swapped", """
+def llama3_inv_freq(inv_freq, factor, low, high, original):
+    keep = ((original / (2 * math.pi / inv_freq) - high) / (low - high)).clamp(0, 1)
+    return keep * inv_freq + (1 - keep) * inv_freq / factor
+""", {"ko": "빠른 짝(파장이 original / high = 2048보다 짧은 짝): factor로 나뉘었습니다",
+      "en": "the fast pairs (wavelength below original / high = 2048) are divided by factor"}),
+        ("the slow pairs divided by factor squared", LLAMA3.replace("inv_freq / factor", "inv_freq / factor ** 2"),
+         {"ko": "factor 32 대신 1024(으)로 나뉘었습니다", "en": "are divided by 1024 (factor is 32)"}),
+        ("right, in float64", LLAMA3.replace("return keep", "return (keep").replace("/ factor\n", "/ factor).double()\n"), None),
+    ],
+    ("10", "ch10-ex-yarn"): [
+        ("ln forgotten", "answer_attention_scaling = 0.1 * 4 + 1\nanswer_score_factor = answer_attention_scaling ** 2",
+         {"ko": "0.1 × factor + 1을 계산했습니다. ln이 빠졌습니다", "en": "that is 0.1 × factor + 1: the ln is missing"}),
+        ("sqrt on cos/sin", "answer_attention_scaling = math.sqrt(0.1 * math.log(4) + 1)\nanswer_score_factor = 0.1 * math.log(4) + 1",
+         {"ko": "0.1 ln(factor) + 1의 제곱근입니다", "en": "that is the square root of 0.1 ln(factor) + 1"}),
+        ("the score to the fourth power", "answer_attention_scaling = 0.1 * math.log(4) + 1\nanswer_score_factor = answer_attention_scaling ** 4",
+         {"ko": "0.1 ln(factor) + 1의 네제곱입니다", "en": "the fourth power of 0.1 ln(factor) + 1"}),
+        ("the score unchanged", "answer_attention_scaling = 0.1 * math.log(4) + 1\nanswer_score_factor = 1.0",
+         {"ko": "점수가 그대로라는 답입니다", "en": "that says the score is unchanged"}),
+        ("a guess above", "answer_attention_scaling = 1.25\nanswer_score_factor = 1.5625",
+         {"ko": "answer_attention_scaling: 맞는 값의 1.098배입니다",
+          "en": "answer_attention_scaling: 1.098 times the right value"}),
+        ("a guess below 1", "answer_attention_scaling = 0.9\nanswer_score_factor = 0.81",
+         {"ko": "1보다 작으면 점수가 작아집니다", "en": "below 1 it makes the scores smaller"}),
+        ("as text", "answer_attention_scaling = '1.1386'\nanswer_score_factor = '1.2965'",
+         {"ko": "answer_attention_scaling에는 수를 적으세요", "en": "write answer_attention_scaling as a number"}),
+        ("without the 0.1", "answer_attention_scaling = math.log(4) + 1\nanswer_score_factor = answer_attention_scaling ** 2",
+         {"ko": "ln(factor) + 1입니다. ln(factor)에 0.1을 곱하지 않았습니다", "en": "that is ln(factor) + 1: ln(factor) is not multiplied by 0.1"}),
+        ("the square on cos and sin", "answer_attention_scaling = (0.1 * math.log(4) + 1) ** 2\nanswer_score_factor = answer_attention_scaling ** 2",
+         {"ko": "0.1 ln(factor) + 1의 제곱입니다. 그것은 점수의 배율이고", "en": "that is the square of 0.1 ln(factor) + 1: the score's factor"}),
+        ("the score added, not multiplied", "answer_attention_scaling = 0.1 * math.log(4) + 1\nanswer_score_factor = 0.2 * math.log(4) + 1",
+         {"ko": "1 + 2 × 0.1 ln(factor)입니다", "en": "that is 1 + 2 × 0.1 ln(factor)"}),
+        ("a guess for the score", "answer_attention_scaling = 0.1 * math.log(4) + 1\nanswer_score_factor = 1.5",
+         {"ko": "answer_score_factor: 맞는 값의 1.157배입니다", "en": "answer_score_factor: 1.157 times the right value"}),
+        ("right, rounded", "answer_attention_scaling = 1.1386\nanswer_score_factor = 1.2965", None),
+    ],
+    ("10", "ch10-ex-qk-norm"): [
+        ("norm on the flat projections", """
+def qwen3_heads(q_flat, k_flat, q_norm, k_norm, cos, sin, d_head):
+    B, T, _ = q_flat.shape
+    q_flat, k_flat = q_norm(q_flat), k_norm(k_flat)
+    q = q_flat.view(B, T, -1, d_head).transpose(1, 2)
+    k = k_flat.view(B, T, -1, d_head).transpose(1, 2)
+    return rope_halves(q, cos, sin), rope_halves(k, cos, sin)
+""", {"ko": "q_norm에 들어간 텐서의 모양이 (2, 5, 64)입니다", "en": "q_norm was given a tensor of shape (2, 5, 64)"}),
+        ("view with d_head and -1 swapped", """
+def qwen3_heads(q_flat, k_flat, q_norm, k_norm, cos, sin, d_head):
+    B, T, _ = q_flat.shape
+    q = q_flat.view(B, T, d_head, -1).transpose(1, 2)
+    k = k_flat.view(B, T, d_head, -1).transpose(1, 2)
+    q, k = q_norm(q), k_norm(k)
+    return rope_halves(q, cos, sin), rope_halves(k, cos, sin)
+""", {"ko": "q_norm에 들어간 텐서의 모양이 (2, 16, 5, 4)입니다", "en": "q_norm was given a tensor of shape (2, 16, 5, 4)"}),
+        ("rope_halves redefined with the sign flipped", """
+def rope_halves(x, cos, sin):
+    return x * cos - rotate_half(x) * sin
+""" + QWEN.replace("BODY", "q, k = q_norm(q), k_norm(k)\n    return rope_halves(q, cos, sin), rope_halves(k, cos, sin)"),
+         {"ko": "노트북에 지금 정의된 rope_halves가 apply_rotary_pos_emb와 다르게 회전합니다",
+          "en": "the rope_halves now defined in the notebook rotates otherwise"}),
+        ("queries normalised with k_norm", QWEN.replace("BODY", "q, k = k_norm(q), k_norm(k)\n    return rope_halves(q, cos, sin), rope_halves(k, cos, sin)"),
+         {"ko": "q: 다른 쪽의 정규화 가중치를 썼습니다", "en": "q: the other side's norm weights"}),
+        ("cos and sin swapped", QWEN.replace("BODY", "q, k = q_norm(q), k_norm(k)\n    return rope_halves(q, sin, cos), rope_halves(k, sin, cos)"),
+         {"ko": "q: 헤드와 토큰마다 벡터의 길이는 맞지만 방향이 다릅니다",
+          "en": "q: each head's and token's vector has the right length but another direction"}),
+        ("an RMS norm by hand, without the weights", QWEN.replace("BODY", """def rms(x):
+        return x / (x.pow(2).mean(-1, keepdim=True) + 1e-6).sqrt()
+    q, k = rms(q), rms(k)
+    return rope_halves(q, cos, sin), rope_halves(k, cos, sin)"""),
+         {"ko": "q: q_norm을 부르지 않았습니다", "en": "q: q_norm is never called"}),
+        ("a dict returned", QWEN.replace("BODY", "q, k = q_norm(q), k_norm(k)\n    return {'q': rope_halves(q, cos, sin), 'k': rope_halves(k, cos, sin)}"),
+         {"ko": "쿼리와 키, 텐서 두 개를 (q, k) 순서로 돌려주세요", "en": "return two tensors, the queries and the keys, as (q, k)"}),
+        ("rotated before the split", """
+def qwen3_heads(q_flat, k_flat, q_norm, k_norm, cos, sin, d_head):
+    B, T, _ = q_flat.shape
+    q_flat, k_flat = rope_halves(q_flat, cos, sin), rope_halves(k_flat, cos, sin)
+    q = q_flat.view(B, T, -1, d_head).transpose(1, 2)
+    k = k_flat.view(B, T, -1, d_head).transpose(1, 2)
+    return q_norm(q), k_norm(k)
+""", {"ko": "qwen3_heads가 오류를 냈습니다(q_flat (2, 5, 64)", "en": "qwen3_heads raised an error for q_flat (2, 5, 64)"}),
+        ("the norm over the tokens", QWEN.replace("BODY", "q, k = q_norm(q.transpose(-2, -1)).transpose(-2, -1), k_norm(k)\n    return rope_halves(q, cos, sin), rope_halves(k, cos, sin)"),
+         {"ko": "q_norm에 들어간 텐서의 모양이 (2, 4, 16, 5)입니다", "en": "q_norm was given a tensor of shape (2, 4, 16, 5)"}),
+        ("the heads and tokens left swapped", QWEN.replace("BODY", "q, k = q_norm(q), k_norm(k)\n    q, k = rope_halves(q, cos, sin), rope_halves(k, cos, sin)\n    return q.transpose(1, 2).reshape(q.shape), k"),
+         {"ko": "q: 값은 모두 있지만", "en": "q: the values are all there, but laid out"}),
+        ("right, with permute", """
+def qwen3_heads(q_flat, k_flat, q_norm, k_norm, cos, sin, d_head):
+    B, T, _ = q_flat.shape
+    q = q_norm(q_flat.reshape(B, T, -1, d_head)).permute(0, 2, 1, 3)
+    k = k_norm(k_flat.reshape(B, T, -1, d_head)).permute(0, 2, 1, 3)
+    return rope_halves(q, cos, sin), rope_halves(k, cos, sin)
+""", None),
+    ],
+    ("10", "ch10-ex-mla-bytes"): [
+        ("latent and rope counted for K and V", "answer_mla_bytes = 27 * 2 * (512 + 64) * 2\nanswer_expanded_bytes = 27 * 16 * (128 + 64 + 128) * 2",
+         {"ko": "잠재 벡터와 공유 키를 키와 밸류에 하나씩(2 × 576). 또는 bfloat16의 2바이트 대신 4바이트(float32)",
+          "en": "the latent and shared key counted for keys and for values (2 × 576); or with 4 bytes per value"}),
+        ("in KiB", "answer_mla_bytes = 27 * (512 + 64) * 2 / 1024\nanswer_expanded_bytes = 27 * 16 * (128 + 64 + 128) * 2 / 1024",
+         {"ko": "answer_mla_bytes: 정답의 1/1024입니다. 이 값은 다음과 같이 계산할 때 나옵니다: 바이트가 아닌 KiB",
+          "en": "answer_mla_bytes: 1/1024 of the right value: that is the value you get with KiB, not bytes"}),
+        ("one layer, float32", "answer_mla_bytes = (512 + 64) * 4\nanswer_expanded_bytes = 16 * (128 + 64 + 128) * 4",
+         {"ko": "레이어 27개 대신 1개, bfloat16의 2바이트 대신 4바이트(float32)",
+          "en": "one layer instead of 27, 4 bytes per value (float32) instead of bfloat16's 2"}),
+        ("the rotated key only", "answer_mla_bytes = 27 * 64 * 2\nanswer_expanded_bytes = 27 * 16 * (128 + 64 + 128) * 2",
+         {"ko": "회전한 공유 키 64만, 잠재 벡터 없이", "en": "the rotated shared key's 64 only, without the latent"}),
+        ("expanded with V3's 128 heads", "answer_mla_bytes = 27 * (512 + 64) * 2\nanswer_expanded_bytes = 27 * 128 * (128 + 64 + 128) * 2",
+         {"ko": "헤드 16개 대신 128개(V3)", "en": "128 heads (V3's) instead of 16"}),
+        ("values as wide as keys", "answer_mla_bytes = 27 * (512 + 64) * 2\nanswer_expanded_bytes = 27 * 16 * 2 * (128 + 64) * 2",
+         {"ko": "밸류도 키처럼 192로", "en": "values as wide as keys, 192"}),
+        ("expanded as the latent per head", "answer_mla_bytes = 27 * (512 + 64) * 2\nanswer_expanded_bytes = 27 * 16 * (512 + 64) * 2",
+         {"ko": "펼친 키와 밸류 대신 잠재 벡터와 공유 키(512 + 64)", "en": "the latent and shared key (512 + 64) instead of expanded keys"}),
+        ("expanded: one layer, values", "answer_mla_bytes = 27 * (512 + 64) * 2\nanswer_expanded_bytes = 16 * (128 + 64 + 128)",
+         {"ko": "레이어 27개 대신 1개, 바이트가 아닌 값의 수(2바이트를 곱하지 않음)",
+          "en": "one layer instead of 27, values, not bytes (no 2 bytes per value)"}),
+        ("as text", "answer_mla_bytes = '31104'\nanswer_expanded_bytes = '276480'",
+         {"ko": "answer_mla_bytes에는 바이트 수를 숫자로 적으세요", "en": "write answer_mla_bytes as a number of bytes"}),
+        ("an arithmetic slip", "answer_mla_bytes = 31000\nanswer_expanded_bytes = 276480",
+         {"ko": "answer_mla_bytes: 정답의 1/1.003입니다. 문제의 항을 셋까지 빼거나 바꾼 것으로는",
+          "en": "answer_mla_bytes: 1/1.003 of the right value: no one to three terms"}),
+        ("right, as floats", "answer_mla_bytes = 31104.0\nanswer_expanded_bytes = 276480.0", None),
     ],
 }
 
