@@ -32,6 +32,9 @@ def halves(body):
 
 CASES_9_10 = {
     ("09", "ch09-ex-halves"): [
+        ("heads and tokens swapped on return", halves("return (x * cos + torch.cat([-x2, x1], dim=-1) * sin).transpose(1, 2)"),
+         {"ko": "축 1, 축 2의 자리가 뒤바뀌었습니다", "en": "axes 1 and 2 are swapped"}),
+        ("right, in float64", halves("return (x * cos + torch.cat([-x2, x1], dim=-1) * sin).double()"), None),
         ("only the first half turned",
          halves("return torch.cat([x1 * cos[..., :x1.size(-1)] - x2 * sin[..., :x1.size(-1)], x2], dim=-1)"),
          {"ko": "각 헤드의 앞 절반만 회전했습니다", "en": "only the first half of each head is rotated"}),
@@ -69,6 +72,10 @@ def apply_rope(x, cos, sin):
 """, None),
     ],
     ("09", "ch09-ex-positions"): [
+        ("transposed", "def positions_for(real, T_new):\n    return (real.cumsum(-1) - 1)[:, -T_new:].T\n",
+         {"ko": "값은 맞지만 전치되어 있습니다", "en": "the values are right but transposed"}),
+        ("the first T_k - T_new dropped", "def positions_for(real, T_new):\n    return (real.cumsum(-1) - 1)[:, T_new:]\n",
+         {"ko": "축 1의 크기가 4(T_k - T_new)인데", "en": "axis 1 holds 4 (T_k - T_new) where T_new = 2 belongs"}),
         ("the real tokens subtracted, not the pads",
          "def positions_for(real, T_new):\n    return (torch.arange(real.size(1)) - real.sum(dim=1, keepdim=True))[:, -T_new:]\n",
          {"ko": "행마다 위치가 다르게 밀렸습니다", "en": "the rows are off by different amounts"}),
@@ -310,6 +317,8 @@ def qwen3_heads(q_flat, k_flat, q_norm, k_norm, cos, sin, d_head):
 """, None),
     ],
     ("10", "ch10-ex-mla-bytes"): [
+        ("in MiB", "answer_mla_bytes = 27 * 576 * 2 / 2**20\nanswer_expanded_bytes = 27 * 16 * 320 * 2 / 2**20",
+         {"ko": "바이트가 아닌 MiB", "en": "MiB, not bytes"}),
         ("latent and rope counted for K and V", "answer_mla_bytes = 27 * 2 * (512 + 64) * 2\nanswer_expanded_bytes = 27 * 16 * (128 + 64 + 128) * 2",
          {"ko": "잠재 벡터와 공유 키를 키와 밸류에 하나씩(2 × 576). 또는 bfloat16의 2바이트 대신 4바이트(float32)",
           "en": "the latent and shared key counted for keys and for values (2 × 576); or with 4 bytes per value"}),
