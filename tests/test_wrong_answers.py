@@ -2317,7 +2317,7 @@ def qwen3_heads(q_flat, k_flat, q_norm, k_norm, cos, sin, d_head):
     ],
     ("10", "ch10-ex-mla-bytes"): [
         ("the non-rotated key part in MLA's cache", "answer_mla_bytes = 27 * (512 + 64 + 128) * 2\nanswer_expanded_bytes = 27 * 16 * (128 + 64 + 128) * 2", {"ko": "회전하지 않는 키의 부분(qk_nope_head_dim)은 캐시에 넣지 않습니다.", "en": "the keys' part that is not rotated"}),
-        ("expanded without the heads", "answer_mla_bytes = 27 * (512 + 64) * 2\nanswer_expanded_bytes = 27 * (128 + 64 + 128) * 2", {"ko": "정답의 1/16입니다. 펼치면 헤드 16개가 저마다 키와 밸류를 가집니다. MLA의", "en": "1/16 of the right value: expanded, each of the"}),
+        ("expanded without the heads", "answer_mla_bytes = 27 * (512 + 64) * 2\nanswer_expanded_bytes = 27 * (128 + 64 + 128) * 2", {"ko": "정답의 1/16입니다. 펼치면 헤드 16개가 저마다 키와 밸류를 가집니다.", "en": "1/16 of the right value: expanded, each of the"}),
         ("expanded keys only", "answer_mla_bytes = 27 * (512 + 64) * 2\nanswer_expanded_bytes = 27 * 16 * (128 + 64) * 2", {"ko": "정답의 1/1.667입니다. 밸류(헤드마다 v_head_dim = 128)도 세세요.", "en": "1/1.667 of the right value: count the values"}),
         ("a latent for keys and one for values", "answer_mla_bytes = 27 * (2 * 512 + 64) * 2\nanswer_expanded_bytes = 27 * 16 * (128 + 64 + 128) * 2", {"ko": "잠재 벡터 하나가 키와 밸류를 함께 만듭니다. 키와 밸류에 하나씩 세지 마세요.", "en": "one latent serves both keys and values: do not"}),
         ("values counted, not bytes", "answer_mla_bytes = 27 * (512 + 64)\nanswer_expanded_bytes = 27 * 16 * (128 + 64 + 128)", {"ko": "정답의 1/2입니다. 값의 수입니다. 값 하나에 2바이트(bfloat16)를", "en": "1/2 of the right value: that counts values:"}),
