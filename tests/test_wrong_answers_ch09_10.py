@@ -32,6 +32,8 @@ def halves(body):
 
 CASES_9_10 = {
     ("09", "ch09-ex-halves"): [
+        ("x returned as integers", "def apply_rope(x, cos, sin):\n    return x.int()\n",
+         {"ko": "회전한 특징이 없습니다. x가 들어간 그대로 나옵니다", "en": "no feature is rotated: x comes out as it went in"}),
         ("heads and tokens swapped on return", halves("return (x * cos + torch.cat([-x2, x1], dim=-1) * sin).transpose(1, 2)"),
          {"ko": "축 1, 축 2의 자리가 뒤바뀌었습니다", "en": "axes 1 and 2 are swapped"}),
         ("right, in float64", halves("return (x * cos + torch.cat([-x2, x1], dim=-1) * sin).double()"), None),
@@ -72,6 +74,9 @@ def apply_rope(x, cos, sin):
 """, None),
     ],
     ("09", "ch09-ex-positions"): [
+        ("the marks returned", "def positions_for(real, T_new):\n    return real[:, -T_new:]\n",
+         {"ko": "위치는 정수여야 하는데 torch.bool입니다. True와 False는 표시일 뿐",
+          "en": "positions must be integers, got torch.bool: True and False are marks"}),
         ("transposed", "def positions_for(real, T_new):\n    return (real.cumsum(-1) - 1)[:, -T_new:].T\n",
          {"ko": "값은 맞지만 전치되어 있습니다", "en": "the values are right but transposed"}),
         ("the first T_k - T_new dropped", "def positions_for(real, T_new):\n    return (real.cumsum(-1) - 1)[:, T_new:]\n",
@@ -166,6 +171,19 @@ def positions_for(real, T_new):
         ("right, as integers", "answer_gqa_mib = 1024\nanswer_repeated_mib = 4096", None),
     ],
     ("09", "ch09-ex-rolling"): [
+        ("not a KVCache, no seen", """
+class WindowCache:
+    def __init__(self, window):
+        self.window = window
+        self.k = self.v = None
+
+    def append(self, k, v):
+        k_all = k if self.k is None else torch.cat([self.k, k], dim=2)
+        v_all = v if self.v is None else torch.cat([self.v, v], dim=2)
+        self.k, self.v = k_all[:, :, -self.window:], v_all[:, :, -self.window:]
+        return k_all, v_all
+""", {"ko": "토큰 0..3까지 쓰는 단계에서 오류가 났습니다: AttributeError: 'WindowCache' object has no attribute 'seen'",
+      "en": "the step writing tokens 0..3 raised an error: AttributeError: 'WindowCache' object has no attribute 'seen'"}),
         ("len(k_all) is the batch", window("self.k, self.v = k_all[:, :, len(k_all) - self.window:], v_all[:, :, len(v_all) - self.window:]"),
          {"ko": "캐시가 가장 최근의 키 1개만 남깁니다", "en": "the cache keeps only the 1 most recent keys"}),
         ("cut from seen", window("self.k, self.v = k_all[:, :, self.seen - self.window:], v_all[:, :, self.seen - self.window:]"),
@@ -200,6 +218,8 @@ class WindowCache(KVCache):
         ("right, with max", window("n = k_all.size(2)\n        self.k, self.v = k_all[:, :, max(0, n - self.window):], v_all[:, :, max(0, n - self.window):]"), None),
     ],
     ("10", "ch10-ex-llama3"): [
+        ("the speeds as integers", "def llama3_inv_freq(inv_freq, factor, low, high, original):\n    return inv_freq.int()\n",
+         {"ko": "빠른 짝(파장이 original / high = 2048보다 짧은 짝):", "en": "the fast pairs (wavelength below original / high = 2048)"}),
         ("factor 8 hard-coded", LLAMA3.replace("inv_freq / factor", "inv_freq / 8"),
          {"ko": "느린 짝(파장이 original / low = 8192보다 긴 짝): factor 32 대신 8(으)로 나뉘었습니다",
           "en": "the slow pairs (wavelength above original / low = 8192) are divided by 8 (factor is 32)"}),
@@ -215,7 +235,7 @@ def llama3_inv_freq(inv_freq, factor, low, high, original):
       "en": "llama3_inv_freq raised an error for inv_freq (32,), factor 32, low 1, high 4, original 8192: RuntimeError"}),
         ("a list returned", LLAMA3.replace("return keep * inv_freq + (1 - keep) * inv_freq / factor",
                                            "return (keep * inv_freq + (1 - keep) * inv_freq / factor).tolist()"),
-         {"ko": "모양이 (32,)인 텐서여야 하는데", "en": "expected a tensor of shape (32,), got"}),
+         {"ko": "모양이 (32,)인 텐서여야 하는데 list입니다", "en": "expected a tensor of shape (32,), got list"}),
         ("clamped below only", LLAMA3.replace(".clamp(0, 1)", ".clamp(min=0)"),
          {"ko": "빠른 짝(파장이 original / high = 2048보다 짧은 짝):", "en": "the fast pairs (wavelength below original / high = 2048)"}),
         ("the mix linear in the wavelength", """
