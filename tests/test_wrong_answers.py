@@ -2213,14 +2213,14 @@ def apply_rope(x, cos, sin):
 """, {"ko": "cos와 sin (B, T, D)가 x (B, 헤드 수, T, D)에 브로드캐스팅되지", "en": "cos and sin (B, T, D) do not broadcast against"}),
     ],
     ("09", "ch09-ex-positions"): [
-        ("the first T_new columns", "def positions_for(real, T_new):\n    return (real.cumsum(dim=-1) - 1).clamp(min=0)[:, :T_new]\n", {"ko": "이번 단계의 새 토큰을 0부터 셌습니다. 새 토큰은 이미 있는 실제 토큰들 다음에", "en": "this counts this step's new tokens from 0; they"}),
+        ("the first T_new columns", "def positions_for(real, T_new):\n    return (real.cumsum(dim=-1) - 1).clamp(min=0)[:, :T_new]\n", {"ko": "처음 T_new개를 골랐습니다. 새 토큰은 마지막 T_new개입니다", "en": "these are the first T_new; the new tokens are the last T_new"}),
         ("counted from the first column, padding included",
          "def positions_for(real, T_new):\n    return torch.arange(real.size(1)).expand(real.size(0), -1)[:, -T_new:]\n", {"ko": "위치를 열 번호(캐시의 길이)로 셌습니다. 패딩까지 세므로 패딩이 있는 행에서", "en": "the position is the column (the cache's"}),
         ("cumsum along the batch", "def positions_for(real, T_new):\n    return (real.long().cumsum(dim=0) - 1).clamp(min=0)[:, -T_new:]\n", {"ko": "배치 축(dim=0)을 따라 셌습니다. 행마다, 곧 마지막 축(dim=-1)을 따라", "en": "this counts along the batch axis (dim=0): count"}),
         ("counted from 1 by arange", "def positions_for(real, T_new):\n    n_pad = (~real).sum(-1, keepdim=True)\n"
          "    return (torch.arange(1, real.size(1) + 1) - n_pad)[:, -T_new:]\n", {"ko": "하나씩 밀렸습니다. 첫 실제 토큰의 위치는 1이 아니라 0입니다.", "en": "off by one: the first real token is at position"}),
         ("the count of real tokens, not a position",
-         "def positions_for(real, T_new):\n    return real.sum(-1, keepdim=True).expand(-1, T_new)\n", {"ko": "하나씩 밀렸습니다. 첫 실제 토큰의 위치는 1이 아니라 0입니다.", "en": "off by one: the first real token is at position"}),
+         "def positions_for(real, T_new):\n    return real.sum(-1, keepdim=True).expand(-1, T_new)\n", {"ko": "이웃한 토큰의 위치는 1씩 커져야 합니다", "en": "neighbouring tokens' positions must grow by 1"}),
         ("float positions by arange", "def positions_for(real, T_new):\n    n_pad = (~real).sum(-1, keepdim=True)\n"
          "    return (torch.arange(real.size(1), dtype=torch.float) - n_pad)[:, -T_new:]\n", {"ko": "위치는 정수여야 하는데 torch.float32입니다. bool 텐서의 cumsum은", "en": "positions must be integers, got torch.float32:"}),
         ("right, from the padding count", "def positions_for(real, T_new):\n    n_pad = (~real).sum(-1, keepdim=True)\n"
@@ -2317,11 +2317,11 @@ def qwen3_heads(q_flat, k_flat, q_norm, k_norm, cos, sin, d_head):
     ],
     ("10", "ch10-ex-mla-bytes"): [
         ("the non-rotated key part in MLA's cache", "answer_mla_bytes = 27 * (512 + 64 + 128) * 2\nanswer_expanded_bytes = 27 * 16 * (128 + 64 + 128) * 2", {"ko": "회전하지 않는 키의 부분(qk_nope_head_dim)은 캐시에 넣지 않습니다.", "en": "the keys' part that is not rotated"}),
-        ("expanded without the heads", "answer_mla_bytes = 27 * (512 + 64) * 2\nanswer_expanded_bytes = 27 * (128 + 64 + 128) * 2", {"ko": "정답의 1/16입니다. 펼치면 헤드 16개가 저마다 키와 밸류를 가집니다. MLA의", "en": "1/16 of the right value: expanded, each of the"}),
+        ("expanded without the heads", "answer_mla_bytes = 27 * (512 + 64) * 2\nanswer_expanded_bytes = 27 * (128 + 64 + 128) * 2", {"ko": "정답의 1/16입니다. 펼치면 헤드 16개가 저마다 키와 밸류를 가집니다.", "en": "1/16 of the right value: expanded, each of the"}),
         ("expanded keys only", "answer_mla_bytes = 27 * (512 + 64) * 2\nanswer_expanded_bytes = 27 * 16 * (128 + 64) * 2", {"ko": "정답의 1/1.667입니다. 밸류(헤드마다 v_head_dim = 128)도 세세요.", "en": "1/1.667 of the right value: count the values"}),
         ("a latent for keys and one for values", "answer_mla_bytes = 27 * (2 * 512 + 64) * 2\nanswer_expanded_bytes = 27 * 16 * (128 + 64 + 128) * 2", {"ko": "잠재 벡터 하나가 키와 밸류를 함께 만듭니다. 키와 밸류에 하나씩 세지 마세요.", "en": "one latent serves both keys and values: do not"}),
         ("values counted, not bytes", "answer_mla_bytes = 27 * (512 + 64)\nanswer_expanded_bytes = 27 * 16 * (128 + 64 + 128)", {"ko": "정답의 1/2입니다. 값의 수입니다. 값 하나에 2바이트(bfloat16)를", "en": "1/2 of the right value: that counts values:"}),
-        ("expanded in float32", "answer_mla_bytes = 27 * (512 + 64) * 2\nanswer_expanded_bytes = 27 * 16 * (128 + 64 + 128) * 4", {"ko": "정답의 2배입니다. bfloat16은 값 하나에 2바이트입니다(float32는 4).", "en": "the answer is 2 times the right value: bfloat16"}),
+        ("expanded in float32", "answer_mla_bytes = 27 * (512 + 64) * 2\nanswer_expanded_bytes = 27 * 16 * (128 + 64 + 128) * 4", {"ko": "bfloat16의 2바이트 대신 4바이트(float32)", "en": "4 bytes per value (float32) instead of bfloat16's 2"}),
     ],
 }
 # the chapter 10 exercises have no entry in CASES: the cells their checks need

@@ -1,0 +1,389 @@
+"""Chapters 9 and 10: more wrong answers, written as learners write them, each refused with a message that names
+its mistake or its concrete effect (never the exercise's general hint alone), in both languages.
+
+The checks diagnose in order: known slips computed in the check, then relations (shape, order, factor), then an
+effect statement; these cases hold each step. They run in this process as tests/test_wrong_answers.py runs its own.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.test_wrong_answers import CASES, NEEDS_10, QWEN, assert_verdict, run_check, window
+from tests.test_wrong_answers import prefill as prefill_code
+
+HALVES = """
+def apply_rope(x, cos, sin):
+    cos, sin = cos[:, None], sin[:, None]
+    x1, x2 = x.chunk(2, dim=-1)
+    BODY
+"""
+
+LLAMA3 = """
+def llama3_inv_freq(inv_freq, factor, low, high, original):
+    keep = ((original / (2 * math.pi / inv_freq) - low) / (high - low)).clamp(0, 1)
+    return keep * inv_freq + (1 - keep) * inv_freq / factor
+"""
+
+
+def halves(body):
+    return HALVES.replace("BODY", body)
+
+
+CASES_9_10 = {
+    ("09", "ch09-ex-halves"): [
+        ("x returned as integers", "def apply_rope(x, cos, sin):\n    return x.int()\n",
+         {"ko": "회전한 특징이 없습니다. x가 들어간 그대로 나옵니다", "en": "no feature is rotated: x comes out as it went in"}),
+        ("heads and tokens swapped on return", halves("return (x * cos + torch.cat([-x2, x1], dim=-1) * sin).transpose(1, 2)"),
+         {"ko": "축 1, 축 2의 자리가 뒤바뀌었습니다", "en": "axes 1 and 2 are swapped"}),
+        ("right, in float64", halves("return (x * cos + torch.cat([-x2, x1], dim=-1) * sin).double()"), None),
+        ("only the first half turned",
+         halves("return torch.cat([x1 * cos[..., :x1.size(-1)] - x2 * sin[..., :x1.size(-1)], x2], dim=-1)"),
+         {"ko": "각 헤드의 앞 절반만 회전했습니다", "en": "only the first half of each head is rotated"}),
+        ("flip instead of rotate_half", halves("return x * cos + x.flip(-1) * sin"),
+         {"ko": "특징 i를 특징 D-1-i와 섞습니다", "en": "feature i is mixed with feature D-1-i"}),
+        ("only the second half turned",
+         halves("h = x1.size(-1)\n    return torch.cat([x1, x2 * cos[..., h:] + x1 * sin[..., h:]], dim=-1)"),
+         {"ko": "각 헤드의 뒤 절반만 회전했습니다", "en": "only the second half of each head is rotated"}),
+        ("the sign wrong in the second half only", halves("return x * cos + torch.cat([-x2, -x1], dim=-1) * sin"),
+         {"ko": "부호가 하나 틀렸습니다", "en": "one sign is off"}),
+        ("x added once more", halves("return x + x * cos + torch.cat([-x2, x1], dim=-1) * sin"),
+         {"ko": "x 자신에 곱하는 값이 cos가 아닙니다", "en": "x itself is not multiplied by cos"}),
+        ("cos reversed along the features", halves("return x * cos.flip(-1) + torch.cat([-x2, x1], dim=-1) * sin"),
+         {"ko": "cos의 다른 자리(뒤집은 순서)", "en": "another place of cos (in reversed"}),
+        ("roll by a quarter", halves("return x * cos + torch.roll(x, x.size(-1) // 4, dims=-1) * sin"),
+         {"ko": "특징을 다른 짝과 섞습니다", "en": "the features are mixed with other partners"}),
+        ("a crash: chunk on the heads", """
+def apply_rope(x, cos, sin):
+    a, b = x.chunk(2, dim=1)
+    return x * cos[:, None] + torch.cat([-b, a], dim=-1) * sin[:, None]
+""", {"ko": "apply_rope가 오류를 냈습니다(x (2, 2, 5, 8)", "en": "apply_rope raised an error for x (2, 2, 5, 8)"}),
+        ("the sin term halved", halves("return x * cos + torch.cat([-x2, x1], dim=-1) * sin / 2"),
+         {"ko": "짝에서 오는 sin의 항이 틀립니다", "en": "the sin term coming from the partner is wrong"}),
+        ("angles of the first row for every row", """
+def apply_rope(x, cos, sin):
+    cos, sin = cos[:1, None], sin[:1, None]
+    x1, x2 = x.chunk(2, dim=-1)
+    return x * cos + torch.cat([-x2, x1], dim=-1) * sin
+""", {"ko": "토큰 하나, 헤드 하나에서는 맞지만", "en": "right for one token and one head"}),
+        ("right, with rotate_half written out", """
+def apply_rope(x, cos, sin):
+    half = x.shape[-1] // 2
+    rot = torch.cat((-x[..., half:], x[..., :half]), dim=-1)
+    return x * cos.unsqueeze(1) + rot * sin.unsqueeze(1)
+""", None),
+    ],
+    ("09", "ch09-ex-positions"): [
+        ("the marks returned", "def positions_for(real, T_new):\n    return real[:, -T_new:]\n",
+         {"ko": "위치는 정수여야 하는데 torch.bool입니다. True와 False는 표시일 뿐",
+          "en": "positions must be integers, got torch.bool: True and False are marks"}),
+        ("transposed", "def positions_for(real, T_new):\n    return (real.cumsum(-1) - 1)[:, -T_new:].T\n",
+         {"ko": "값은 맞지만 전치되어 있습니다", "en": "the values are right but transposed"}),
+        ("the first T_k - T_new dropped", "def positions_for(real, T_new):\n    return (real.cumsum(-1) - 1)[:, T_new:]\n",
+         {"ko": "축 1의 크기가 4(T_k - T_new)인데", "en": "axis 1 holds 4 (T_k - T_new) where T_new = 2 belongs"}),
+        ("the real tokens subtracted, not the pads",
+         "def positions_for(real, T_new):\n    return (torch.arange(real.size(1)) - real.sum(dim=1, keepdim=True))[:, -T_new:]\n",
+         {"ko": "행마다 위치가 다르게 밀렸습니다", "en": "the rows are off by different amounts"}),
+        ("all T_k positions returned", "def positions_for(real, T_new):\n    return (real.cumsum(dim=-1) - 1).clamp(min=0)\n",
+         {"ko": "real의 모든 자리(T_k개)의 위치를 돌려주었습니다", "en": "it returns the positions of all T_k places"}),
+        ("the first row only", "def positions_for(real, T_new):\n    return (real.cumsum(dim=-1) - 1)[0, -T_new:]\n",
+         {"ko": "B 축(크기 2)이 빠졌습니다", "en": "the B axis (size 2) is missing"}),
+        ("counted from the right", "def positions_for(real, T_new):\n    return (real.flip(-1).cumsum(-1).flip(-1) - 1)[:, -T_new:]\n",
+         {"ko": "이웃한 토큰의 위치는 1씩 커져야 합니다", "en": "neighbouring tokens' positions must grow by 1"}),
+        ("a crash: cumsum over a third axis", "def positions_for(real, T_new):\n    return (real.cumsum(dim=2) - 1)[:, -T_new:]\n",
+         {"ko": "positions_for가 오류를 냈습니다(real (2, 6), T_new = 2): IndexError", "en": "positions_for raised an error for real (2, 6)"}),
+        ("the pads counted twice", """
+def positions_for(real, T_new):
+    pads = (~real).sum(dim=-1, keepdim=True)
+    return (torch.arange(real.size(1)) - 2 * pads)[:, -T_new:]
+""", {"ko": "패딩 수를 한 번 더 뺐습니다", "en": "the pads were subtracted once too often"}),
+        ("positions from the pads' count", """
+def positions_for(real, T_new):
+    pads = (~real).sum(dim=-1, keepdim=True)
+    return (torch.arange(real.size(1)) + pads)[:, -T_new:]
+""", {"ko": "행마다 위치가 다르게 밀렸습니다", "en": "the rows are off by different amounts"}),
+        ("the row's length for every new token", "def positions_for(real, T_new):\n    return real.sum(dim=-1, keepdim=True).expand(-1, T_new) - 1\n",
+         {"ko": "이웃한 토큰의 위치는 1씩 커져야 합니다", "en": "neighbouring tokens' positions must grow by 1"}),
+        ("as float, with arange", """
+def positions_for(real, T_new):
+    pads = (~real).sum(dim=-1, keepdim=True)
+    return (torch.arange(real.size(1), dtype=torch.float) - pads)[:, -T_new:]
+""", {"ko": "위치는 정수여야 하는데 torch.float32", "en": "positions must be integers, got torch.float32"}),
+        ("right, from the length", "def positions_for(real, T_new):\n    n = real.sum(dim=-1, keepdim=True)\n    return torch.arange(T_new) + n - T_new\n", None),
+    ],
+    ("09", "ch09-ex-prefill"): [
+        ("cumsum over the batch", prefill_code(positions="(real.long().cumsum(dim=0) - 1).clamp(min=0)"),
+         {"ko": "위치를 배치 축(dim=0)을 따라 세었습니다", "en": "the positions were counted along the batch axis"}),
+        ("marks from lengths, positions from them too", prefill_code(real="torch.arange(T) >= lengths[:, None]"),
+         {"ko": "실제 토큰인 쿼리가 패딩인 키를 봅니다", "en": "real queries see padding keys"}),
+        ("positions from the length, not the pads",
+         prefill_code(positions="(torch.arange(T)[None, :] - lengths[:, None]).clamp(min=0)"),
+         {"ko": "의 실제 토큰 위치가", "en": "get positions"}),
+        ("a float mask", prefill_code(mask="(real[:, None, None, :] & causal_mask(T, T)).float()"),
+         {"ko": "레이어가 prefill이 넘긴 입력을 받지 않았습니다: mask has dtype torch.float32",
+          "en": "layer refused the inputs prefill gave it: mask has dtype torch.float32"}),
+        ("float positions", prefill_code(positions="(real.cumsum(dim=-1) - 1).clamp(min=0).float()"),
+         {"ko": "레이어가 prefill이 넘긴 입력을 받지 않았습니다: positions has shape",
+          "en": "layer refused the inputs prefill gave it: positions has shape"}),
+        ("the diagonal hidden", prefill_code(mask="real[:, None, None, :] & torch.ones(T, T, dtype=torch.bool).tril(-1)"),
+         {"ko": "대각선이 가려져 쿼리가 자기 자리의 키를 보지 못합니다", "en": "the diagonal is hidden"}),
+        ("(cache, out) returned", prefill_code().replace("return layer(x, mask=mask, positions=positions, cache=cache), cache",
+                                                          "out = layer(x, mask=mask, positions=positions, cache=cache)\n    return cache, out"),
+         {"ko": "텐서를 돌려주어야 하는데 KVCache입니다", "en": "expected a tensor, got a KVCache"}),
+        ("a crash: lengths without a new axis", prefill_code(real="torch.arange(T) >= (T - lengths)"),
+         {"ko": "prefill이 레이어를 부르기 전에 오류를 냈습니다(길이 [5, 1, 3], T = 5): RuntimeError",
+          "en": "prefill raised an error before calling layer"}),
+        ("the first real token hidden as a key",
+         prefill_code(mask="(torch.arange(T) > (T - lengths)[:, None])[:, None, None, :] & causal_mask(T, T)",
+                      positions="(real.long().cumsum(dim=0) - 1).clamp(min=0)"),
+         {"ko": "각 행의 첫 실제 토큰이 키로 가려졌습니다", "en": "each row's first real token is hidden as a key"}),
+        ("no mask at all", prefill_code(mask="None"),
+         {"ko": "마스크를 넘기지 않아 쿼리가 패딩인 키와 미래의 키를 봅니다", "en": "no mask was given"}),
+        ("right, padding queries' rows hidden too",
+         prefill_code(mask="real[:, None, :, None] & real[:, None, None, :] & causal_mask(T, T)"), None),
+    ],
+    ("09", "ch09-ex-cache-bytes"): [
+        ("per token", "answer_gqa_mib = 2 * 32 * 8 * 128 * 2 / 2**20\nanswer_repeated_mib = 2 * 32 * 32 * 128 * 2 / 2**20",
+         {"ko": "토큰 2048개 대신 1개(토큰 하나당)", "en": "one token instead of 2048 (per token)"}),
+        ("one sequence, one layer", "answer_gqa_mib = 2 * 2048 * 8 * 128 * 2 / 2**20\nanswer_repeated_mib = 4 * answer_gqa_mib",
+         {"ko": "레이어 32개 대신 1개, 배치의 시퀀스 4개 대신 1개", "en": "one layer instead of 32, one sequence instead of the batch's 4"}),
+        ("MB", "answer_gqa_mib = 2 * 32 * 4 * 2048 * 8 * 128 * 2 / 10**6\nanswer_repeated_mib = 4 * answer_gqa_mib",
+         {"ko": "10**6으로 나누면 MB입니다", "en": "dividing by 10**6 gives MB"}),
+        ("repeat thought free", "answer_gqa_mib = 1024\nanswer_repeated_mib = 1024",
+         {"ko": "정답의 1/4입니다. 늘린 캐시가 늘리기 전의 캐시와 크기가 같습니다",
+          "en": "1/4 of the right value: the repeated cache is as large as the one before"}),
+        ("bits and KiB", "answer_gqa_mib = 2 * 32 * 4 * 2048 * 8 * 128 * 16 / 2**10\nanswer_repeated_mib = 4 * answer_gqa_mib",
+         {"ko": "값 하나에 2바이트 대신 16비트, MiB가 아닌 KiB(2**10으로만 나눔)",
+          "en": "16 bits per value instead of 2 bytes, KiB (divided by 2**10 only), not MiB"}),
+        ("as a string", "answer_gqa_mib = '1024'\nanswer_repeated_mib = '4096'",
+         {"ko": "answer_gqa_mib에는 MiB 수를 숫자로 적으세요", "en": "write answer_gqa_mib as a number of MiB"}),
+        ("no head_dim, and the repeat by 8", "answer_gqa_mib = 2 * 32 * 4 * 2048 * 8 * 2 / 2**20\nanswer_repeated_mib = 8 * answer_gqa_mib",
+         {"ko": "answer_gqa_mib: 정답의 1/128입니다. 이 값은 다음과 같이 계산할 때 나옵니다: head_dim(128) 없이",
+          "en": "answer_gqa_mib: 1/128 of the right value: that is the value you get with no head_dim (128)"}),
+        ("an arithmetic slip", "answer_gqa_mib = 1000\nanswer_repeated_mib = 4000",
+         {"ko": "정답의 1/1.024입니다. 문제의 항을 셋까지 빼거나 바꾼 것으로는 설명되지 않습니다",
+          "en": "1/1.024 of the right value: no one to three terms of the problem"}),
+        ("GiB for the repeated one only", "answer_gqa_mib = 1024\nanswer_repeated_mib = 4",
+         {"ko": "4는 배율(32 / 8)입니다", "en": "4 is the factor (32 / 8)"}),
+        ("the query heads and float32", "answer_gqa_mib = 2 * 32 * 4 * 2048 * 32 * 128 * 4 / 2**20\nanswer_repeated_mib = answer_gqa_mib",
+         {"ko": "헤드 8개 대신 32개, bfloat16의 2바이트 대신 값 하나에 4바이트(float32)",
+          "en": "32 heads instead of 8, 4 bytes per value (float32) instead of bfloat16's 2"}),
+        ("right, as integers", "answer_gqa_mib = 1024\nanswer_repeated_mib = 4096", None),
+    ],
+    ("09", "ch09-ex-rolling"): [
+        ("not a KVCache, no seen", """
+class WindowCache:
+    def __init__(self, window):
+        self.window = window
+        self.k = self.v = None
+
+    def append(self, k, v):
+        k_all = k if self.k is None else torch.cat([self.k, k], dim=2)
+        v_all = v if self.v is None else torch.cat([self.v, v], dim=2)
+        self.k, self.v = k_all[:, :, -self.window:], v_all[:, :, -self.window:]
+        return k_all, v_all
+""", {"ko": "토큰 0..3까지 쓰는 단계에서 오류가 났습니다: AttributeError: 'WindowCache' object has no attribute 'seen'",
+      "en": "the step writing tokens 0..3 raised an error: AttributeError: 'WindowCache' object has no attribute 'seen'"}),
+        ("len(k_all) is the batch", window("self.k, self.v = k_all[:, :, len(k_all) - self.window:], v_all[:, :, len(v_all) - self.window:]"),
+         {"ko": "캐시가 가장 최근의 키 1개만 남깁니다", "en": "the cache keeps only the 1 most recent keys"}),
+        ("cut from seen", window("self.k, self.v = k_all[:, :, self.seen - self.window:], v_all[:, :, self.seen - self.window:]"),
+         {"ko": "캐시에 키가 하나도 남지 않았습니다", "en": "the cache keeps no key at all"}),
+        ("keys and values swapped", window("self.k, self.v = v_all[:, :, -self.window:], k_all[:, :, -self.window:]"),
+         {"ko": "캐시의 self.k에 밸류가 들어 있습니다", "en": "the cache's self.k holds values"}),
+        ("(v_all, k_all) returned", window("self.k, self.v = k_all[:, :, -self.window:], v_all[:, :, -self.window:]", "v_all, k_all"),
+         {"ko": "append가 어텐션에 돌려준 키가 이전에 보관한 키와", "en": "the keys append returns for attention are not"}),
+        ("the newest key left out", window("self.k, self.v = k_all[:, :, -self.window:-1], v_all[:, :, -self.window:-1]"),
+         {"ko": "캐시가 토큰 1..2의 키를 남깁니다. 남길 것은 가장 최근의 토큰 2..3",
+          "en": "the cache keeps the keys of tokens 1..2; the most recent ones, 2..3"}),
+        ("the first w dropped", window("self.k, self.v = k_all[:, :, self.window:], v_all[:, :, self.window:]"),
+         {"ko": "캐시가 가장 최근의 키 1개만 남깁니다", "en": "the cache keeps only the 1 most recent keys"}),
+        ("cut before appending", """
+class WindowCache(KVCache):
+    def __init__(self, window):
+        super().__init__()
+        self.window = window
+
+    def append(self, k, v):
+        if self.k is not None:
+            self.k, self.v = self.k[:, :, -self.window:], self.v[:, :, -self.window:]
+        return super().append(k, v)
+""", {"ko": "캐시의 토큰 축(dim=2)에 키가 w개보다 많이", "en": "the cache keeps more than w keys"}),
+        ("a crash: self.w", window("self.k, self.v = k_all[:, :, -self.w:], v_all[:, :, -self.w:]"),
+         {"ko": "토큰 0..3까지 쓰는 단계에서 오류가 났습니다: AttributeError",
+          "en": "the step writing tokens 0..3 raised an error: AttributeError"}),
+        ("nothing returned", window("self.k, self.v = k_all[:, :, -self.window:], v_all[:, :, -self.window:]", "None"),
+         {"ko": "오류가 났습니다: TypeError: cannot unpack", "en": "raised an error: TypeError: cannot unpack"}),
+        ("the values cut from the other end", window("self.k, self.v = k_all[:, :, -self.window:], v_all[:, :, :self.window]"),
+         {"ko": "키는 맞게 잘랐지만 밸류는 아닙니다", "en": "the keys are cut right but the values are not"}),
+        ("right, with max", window("n = k_all.size(2)\n        self.k, self.v = k_all[:, :, max(0, n - self.window):], v_all[:, :, max(0, n - self.window):]"), None),
+    ],
+    ("10", "ch10-ex-llama3"): [
+        ("the speeds as integers", "def llama3_inv_freq(inv_freq, factor, low, high, original):\n    return inv_freq.int()\n",
+         {"ko": "빠른 짝(파장이 original / high = 2048보다 짧은 짝):", "en": "the fast pairs (wavelength below original / high = 2048)"}),
+        ("factor 8 hard-coded", LLAMA3.replace("inv_freq / factor", "inv_freq / 8"),
+         {"ko": "느린 짝(파장이 original / low = 8192보다 긴 짝): factor 32 대신 8(으)로 나뉘었습니다",
+          "en": "the slow pairs (wavelength above original / low = 8192) are divided by 8 (factor is 32)"}),
+        ("32 hard-coded, right for the example only", LLAMA3.replace("inv_freq / factor", "inv_freq / 32"),
+         {"ko": "Llama 3.1 8B의 설정(factor 8, head_dim 128)에서는 틀립니다", "en": "but wrong for Llama 3.1 8B's config"}),
+        ("a crash: if on a tensor", """
+def llama3_inv_freq(inv_freq, factor, low, high, original):
+    wavelength = 2 * math.pi / inv_freq
+    if wavelength < original / high:
+        return inv_freq
+    return inv_freq / factor
+""", {"ko": "llama3_inv_freq가 오류를 냈습니다(inv_freq (32,), factor 32, low 1, high 4, original 8192): RuntimeError",
+      "en": "llama3_inv_freq raised an error for inv_freq (32,), factor 32, low 1, high 4, original 8192: RuntimeError"}),
+        ("a list returned", LLAMA3.replace("return keep * inv_freq + (1 - keep) * inv_freq / factor",
+                                           "return (keep * inv_freq + (1 - keep) * inv_freq / factor).tolist()"),
+         {"ko": "모양이 (32,)인 텐서여야 하는데 list입니다", "en": "expected a tensor of shape (32,), got list"}),
+        ("clamped below only", LLAMA3.replace(".clamp(0, 1)", ".clamp(min=0)"),
+         {"ko": "빠른 짝(파장이 original / high = 2048보다 짧은 짝):", "en": "the fast pairs (wavelength below original / high = 2048)"}),
+        ("the mix linear in the wavelength", """
+def llama3_inv_freq(inv_freq, factor, low, high, original):
+    wavelength = 2 * math.pi / inv_freq
+    keep = ((original / low - wavelength) / (original / low - original / high)).clamp(0, 1)
+    return keep * inv_freq + (1 - keep) * inv_freq / factor
+""", {"ko": "빠른 짝과 느린 짝은 맞았지만 사이의 짝(파장 2048에서 8192)의 섞는 비율이 틀립니다",
+      "en": "the fast and slow pairs are right, but the share that mixes the pairs between"}),
+        ("low and high swapped", """
+def llama3_inv_freq(inv_freq, factor, low, high, original):
+    keep = ((original / (2 * math.pi / inv_freq) - high) / (low - high)).clamp(0, 1)
+    return keep * inv_freq + (1 - keep) * inv_freq / factor
+""", {"ko": "빠른 짝(파장이 original / high = 2048보다 짧은 짝): factor로 나뉘었습니다",
+      "en": "the fast pairs (wavelength below original / high = 2048) are divided by factor"}),
+        ("the slow pairs divided by factor squared", LLAMA3.replace("inv_freq / factor", "inv_freq / factor ** 2"),
+         {"ko": "factor 32 대신 1024(으)로 나뉘었습니다", "en": "are divided by 1024 (factor is 32)"}),
+        ("right, in float64", LLAMA3.replace("return keep", "return (keep").replace("/ factor\n", "/ factor).double()\n"), None),
+    ],
+    ("10", "ch10-ex-yarn"): [
+        ("ln forgotten", "answer_attention_scaling = 0.1 * 4 + 1\nanswer_score_factor = answer_attention_scaling ** 2",
+         {"ko": "0.1 × factor + 1을 계산했습니다. ln이 빠졌습니다", "en": "that is 0.1 × factor + 1: the ln is missing"}),
+        ("sqrt on cos/sin", "answer_attention_scaling = math.sqrt(0.1 * math.log(4) + 1)\nanswer_score_factor = 0.1 * math.log(4) + 1",
+         {"ko": "0.1 ln(factor) + 1의 제곱근입니다", "en": "that is the square root of 0.1 ln(factor) + 1"}),
+        ("the score to the fourth power", "answer_attention_scaling = 0.1 * math.log(4) + 1\nanswer_score_factor = answer_attention_scaling ** 4",
+         {"ko": "0.1 ln(factor) + 1의 네제곱입니다", "en": "the fourth power of 0.1 ln(factor) + 1"}),
+        ("the score unchanged", "answer_attention_scaling = 0.1 * math.log(4) + 1\nanswer_score_factor = 1.0",
+         {"ko": "점수가 그대로라는 답입니다", "en": "that says the score is unchanged"}),
+        ("a guess above", "answer_attention_scaling = 1.25\nanswer_score_factor = 1.5625",
+         {"ko": "answer_attention_scaling: 맞는 값의 1.098배입니다",
+          "en": "answer_attention_scaling: 1.098 times the right value"}),
+        ("a guess below 1", "answer_attention_scaling = 0.9\nanswer_score_factor = 0.81",
+         {"ko": "1보다 작으면 점수가 작아집니다", "en": "below 1 it makes the scores smaller"}),
+        ("as text", "answer_attention_scaling = '1.1386'\nanswer_score_factor = '1.2965'",
+         {"ko": "answer_attention_scaling에는 수를 적으세요", "en": "write answer_attention_scaling as a number"}),
+        ("without the 0.1", "answer_attention_scaling = math.log(4) + 1\nanswer_score_factor = answer_attention_scaling ** 2",
+         {"ko": "ln(factor) + 1입니다. ln(factor)에 0.1을 곱하지 않았습니다", "en": "that is ln(factor) + 1: ln(factor) is not multiplied by 0.1"}),
+        ("the square on cos and sin", "answer_attention_scaling = (0.1 * math.log(4) + 1) ** 2\nanswer_score_factor = answer_attention_scaling ** 2",
+         {"ko": "0.1 ln(factor) + 1의 제곱입니다. 그것은 점수의 배율이고", "en": "that is the square of 0.1 ln(factor) + 1: the score's factor"}),
+        ("the score added, not multiplied", "answer_attention_scaling = 0.1 * math.log(4) + 1\nanswer_score_factor = 0.2 * math.log(4) + 1",
+         {"ko": "1 + 2 × 0.1 ln(factor)입니다", "en": "that is 1 + 2 × 0.1 ln(factor)"}),
+        ("a guess for the score", "answer_attention_scaling = 0.1 * math.log(4) + 1\nanswer_score_factor = 1.5",
+         {"ko": "answer_score_factor: 맞는 값의 1.157배입니다", "en": "answer_score_factor: 1.157 times the right value"}),
+        ("right, rounded", "answer_attention_scaling = 1.1386\nanswer_score_factor = 1.2965", None),
+    ],
+    ("10", "ch10-ex-qk-norm"): [
+        ("norm on the flat projections", """
+def qwen3_heads(q_flat, k_flat, q_norm, k_norm, cos, sin, d_head):
+    B, T, _ = q_flat.shape
+    q_flat, k_flat = q_norm(q_flat), k_norm(k_flat)
+    q = q_flat.view(B, T, -1, d_head).transpose(1, 2)
+    k = k_flat.view(B, T, -1, d_head).transpose(1, 2)
+    return rope_halves(q, cos, sin), rope_halves(k, cos, sin)
+""", {"ko": "q_norm에 들어간 텐서의 모양이 (2, 5, 64)입니다", "en": "q_norm was given a tensor of shape (2, 5, 64)"}),
+        ("view with d_head and -1 swapped", """
+def qwen3_heads(q_flat, k_flat, q_norm, k_norm, cos, sin, d_head):
+    B, T, _ = q_flat.shape
+    q = q_flat.view(B, T, d_head, -1).transpose(1, 2)
+    k = k_flat.view(B, T, d_head, -1).transpose(1, 2)
+    q, k = q_norm(q), k_norm(k)
+    return rope_halves(q, cos, sin), rope_halves(k, cos, sin)
+""", {"ko": "q_norm에 들어간 텐서의 모양이 (2, 16, 5, 4)입니다", "en": "q_norm was given a tensor of shape (2, 16, 5, 4)"}),
+        ("rope_halves redefined with the sign flipped", """
+def rope_halves(x, cos, sin):
+    return x * cos - rotate_half(x) * sin
+""" + QWEN.replace("BODY", "q, k = q_norm(q), k_norm(k)\n    return rope_halves(q, cos, sin), rope_halves(k, cos, sin)"),
+         {"ko": "노트북에 지금 정의된 rope_halves가 apply_rotary_pos_emb와 다르게 회전합니다",
+          "en": "the rope_halves now defined in the notebook rotates otherwise"}),
+        ("queries normalised with k_norm", QWEN.replace("BODY", "q, k = k_norm(q), k_norm(k)\n    return rope_halves(q, cos, sin), rope_halves(k, cos, sin)"),
+         {"ko": "q: 다른 쪽의 정규화 가중치를 썼습니다", "en": "q: the other side's norm weights"}),
+        ("cos and sin swapped", QWEN.replace("BODY", "q, k = q_norm(q), k_norm(k)\n    return rope_halves(q, sin, cos), rope_halves(k, sin, cos)"),
+         {"ko": "q: 헤드와 토큰마다 벡터의 길이는 맞지만 방향이 다릅니다",
+          "en": "q: each head's and token's vector has the right length but another direction"}),
+        ("an RMS norm by hand, without the weights", QWEN.replace("BODY", """def rms(x):
+        return x / (x.pow(2).mean(-1, keepdim=True) + 1e-6).sqrt()
+    q, k = rms(q), rms(k)
+    return rope_halves(q, cos, sin), rope_halves(k, cos, sin)"""),
+         {"ko": "q: q_norm을 부르지 않았습니다", "en": "q: q_norm is never called"}),
+        ("a dict returned", QWEN.replace("BODY", "q, k = q_norm(q), k_norm(k)\n    return {'q': rope_halves(q, cos, sin), 'k': rope_halves(k, cos, sin)}"),
+         {"ko": "쿼리와 키, 텐서 두 개를 (q, k) 순서로 돌려주세요", "en": "return two tensors, the queries and the keys, as (q, k)"}),
+        ("rotated before the split", """
+def qwen3_heads(q_flat, k_flat, q_norm, k_norm, cos, sin, d_head):
+    B, T, _ = q_flat.shape
+    q_flat, k_flat = rope_halves(q_flat, cos, sin), rope_halves(k_flat, cos, sin)
+    q = q_flat.view(B, T, -1, d_head).transpose(1, 2)
+    k = k_flat.view(B, T, -1, d_head).transpose(1, 2)
+    return q_norm(q), k_norm(k)
+""", {"ko": "qwen3_heads가 오류를 냈습니다(q_flat (2, 5, 64)", "en": "qwen3_heads raised an error for q_flat (2, 5, 64)"}),
+        ("the norm over the tokens", QWEN.replace("BODY", "q, k = q_norm(q.transpose(-2, -1)).transpose(-2, -1), k_norm(k)\n    return rope_halves(q, cos, sin), rope_halves(k, cos, sin)"),
+         {"ko": "q_norm에 들어간 텐서의 모양이 (2, 4, 16, 5)입니다", "en": "q_norm was given a tensor of shape (2, 4, 16, 5)"}),
+        ("the heads and tokens left swapped", QWEN.replace("BODY", "q, k = q_norm(q), k_norm(k)\n    q, k = rope_halves(q, cos, sin), rope_halves(k, cos, sin)\n    return q.transpose(1, 2).reshape(q.shape), k"),
+         {"ko": "q: 값은 모두 있지만", "en": "q: the values are all there, but laid out"}),
+        ("right, with permute", """
+def qwen3_heads(q_flat, k_flat, q_norm, k_norm, cos, sin, d_head):
+    B, T, _ = q_flat.shape
+    q = q_norm(q_flat.reshape(B, T, -1, d_head)).permute(0, 2, 1, 3)
+    k = k_norm(k_flat.reshape(B, T, -1, d_head)).permute(0, 2, 1, 3)
+    return rope_halves(q, cos, sin), rope_halves(k, cos, sin)
+""", None),
+    ],
+    ("10", "ch10-ex-mla-bytes"): [
+        ("in MiB", "answer_mla_bytes = 27 * 576 * 2 / 2**20\nanswer_expanded_bytes = 27 * 16 * 320 * 2 / 2**20",
+         {"ko": "바이트가 아닌 MiB", "en": "MiB, not bytes"}),
+        ("latent and rope counted for K and V", "answer_mla_bytes = 27 * 2 * (512 + 64) * 2\nanswer_expanded_bytes = 27 * 16 * (128 + 64 + 128) * 2",
+         {"ko": "잠재 벡터와 공유 키를 키와 밸류에 하나씩(2 × 576). 또는 bfloat16의 2바이트 대신 4바이트(float32)",
+          "en": "the latent and shared key counted for keys and for values (2 × 576); or with 4 bytes per value"}),
+        ("in KiB", "answer_mla_bytes = 27 * (512 + 64) * 2 / 1024\nanswer_expanded_bytes = 27 * 16 * (128 + 64 + 128) * 2 / 1024",
+         {"ko": "answer_mla_bytes: 정답의 1/1024입니다. 이 값은 다음과 같이 계산할 때 나옵니다: 바이트가 아닌 KiB",
+          "en": "answer_mla_bytes: 1/1024 of the right value: that is the value you get with KiB, not bytes"}),
+        ("one layer, float32", "answer_mla_bytes = (512 + 64) * 4\nanswer_expanded_bytes = 16 * (128 + 64 + 128) * 4",
+         {"ko": "레이어 27개 대신 1개, bfloat16의 2바이트 대신 4바이트(float32)",
+          "en": "one layer instead of 27, 4 bytes per value (float32) instead of bfloat16's 2"}),
+        ("the rotated key only", "answer_mla_bytes = 27 * 64 * 2\nanswer_expanded_bytes = 27 * 16 * (128 + 64 + 128) * 2",
+         {"ko": "회전한 공유 키 64만, 잠재 벡터 없이", "en": "the rotated shared key's 64 only, without the latent"}),
+        ("expanded with V3's 128 heads", "answer_mla_bytes = 27 * (512 + 64) * 2\nanswer_expanded_bytes = 27 * 128 * (128 + 64 + 128) * 2",
+         {"ko": "헤드 16개 대신 128개(V3)", "en": "128 heads (V3's) instead of 16"}),
+        ("values as wide as keys", "answer_mla_bytes = 27 * (512 + 64) * 2\nanswer_expanded_bytes = 27 * 16 * 2 * (128 + 64) * 2",
+         {"ko": "밸류도 키처럼 192로", "en": "values as wide as keys, 192"}),
+        ("expanded as the latent per head", "answer_mla_bytes = 27 * (512 + 64) * 2\nanswer_expanded_bytes = 27 * 16 * (512 + 64) * 2",
+         {"ko": "펼친 키와 밸류 대신 잠재 벡터와 공유 키(512 + 64)", "en": "the latent and shared key (512 + 64) instead of expanded keys"}),
+        ("expanded: one layer, values", "answer_mla_bytes = 27 * (512 + 64) * 2\nanswer_expanded_bytes = 16 * (128 + 64 + 128)",
+         {"ko": "레이어 27개 대신 1개, 바이트가 아닌 값의 수(2바이트를 곱하지 않음)",
+          "en": "one layer instead of 27, values, not bytes (no 2 bytes per value)"}),
+        ("as text", "answer_mla_bytes = '31104'\nanswer_expanded_bytes = '276480'",
+         {"ko": "answer_mla_bytes에는 바이트 수를 숫자로 적으세요", "en": "write answer_mla_bytes as a number of bytes"}),
+        ("an arithmetic slip", "answer_mla_bytes = 31000\nanswer_expanded_bytes = 276480",
+         {"ko": "answer_mla_bytes: 정답의 1/1.003입니다. 문제의 항을 셋까지 빼거나 바꾼 것으로는",
+          "en": "answer_mla_bytes: 1/1.003 of the right value: no one to three terms"}),
+        ("right, as floats", "answer_mla_bytes = 31104.0\nanswer_expanded_bytes = 276480.0", None),
+    ],
+}
+
+
+def case_for(key):
+    return CASES.get(key) or {"needs": NEEDS_10[key]}
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+@pytest.mark.parametrize(("chapter", "label", "name"),
+                         [(*key, name) for key, answers in CASES_9_10.items() for name, _, _ in answers])
+def test_a_wrong_answer_of_chapters_9_and_10_is_named(chapter, label, name, lang):
+    _, answer, words = next(a for a in CASES_9_10[(chapter, label)] if a[0] == name)
+    said = run_check(chapter, label, case_for((chapter, label)), answer, lang)
+    assert_verdict(said, words, label, lang, name)
+
+
+def test_each_exercise_of_chapters_9_and_10_has_eight_new_wrong_answers():
+    for key, answers in CASES_9_10.items():
+        names = [name for name, _, _ in answers]
+        assert len(names) == len(set(names)), key
+        assert sum(words is not None for _, _, words in answers) >= 8, f"{key}: fewer than 8 wrong answers"
