@@ -2325,7 +2325,7 @@ def qwen3_heads(q_flat, k_flat, q_norm, k_norm, cos, sin, d_head):
     ],
 }
 # the chapter 10 exercises have no entry in CASES: the cells their checks need
-NEEDS_10 = {("10", "ch10-ex-llama3"): (CHECK,), ("10", "ch10-ex-yarn"): (CHECK,), ("10", "ch10-ex-mla-bytes"): (CHECK,),
+NEEDS_10 = {("10", "ch10-ex-llama3"): ("def inv_freq_llama3(", CHECK), ("10", "ch10-ex-yarn"): (CHECK,), ("10", "ch10-ex-mla-bytes"): (CHECK,),
             ("10", "ch10-ex-qk-norm"): ("def rotate_half(", "def rope_halves(", CHECK)}
 
 
