@@ -19,13 +19,16 @@ CODE_WORDS = {"noqa", "dtype", "float32", "float64", "int64", "bool", "True", "F
 
 
 def masked(source: str) -> list[tuple[int, str]]:
-    """Tokens with comments dropped and string literals blanked: the language-neutral code."""
+    """Tokens with comments dropped and string literals blanked: the language-neutral code. Adjacent literals are
+    one string to Python ("a " "b" is "a b"), so a message split into more pieces in one language is the same code."""
     out = []
     for kind, text in code_tokens(source):
         if kind == tokenize.COMMENT or kind in (tokenize.NL,):
             continue
         if kind == tokenize.STRING or kind == getattr(tokenize, "FSTRING_MIDDLE", -1):
-            text = "<str>"
+            if out and out[-1] == (tokenize.STRING, "<str>"):
+                continue
+            kind, text = tokenize.STRING, "<str>"
         out.append((kind, text))
     return out
 
@@ -91,3 +94,5 @@ def test_the_comment_check_can_fail():
     assert english == ["the", "query", "vector"]
     assert masked("f('키')  # 주석") == masked("f('key')  # comment")
     assert masked("f(1)") != masked("f(2)")
+    assert masked("f('키는 '\n  '이것')") == masked("f('the key is this')")
+    assert masked("f('a', 'b')") != masked("f('a b')")

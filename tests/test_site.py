@@ -377,7 +377,8 @@ def test_code_on_the_page_is_the_notebooks_code_with_few_elements(stem, lang):
             if set(span["class"]) <= plain]
     assert not left, f"{lang}/{stem}: {len(left)} spans drawn as plain text left in code, e.g. {left[:3]}"
     elements = len(doc.find_all(True))
-    assert elements < 9_000, f"{lang}/{stem}: {elements} elements"
+    # chapter 9's check cells, which now diagnose a wrong answer by its effect, bring it to about 9,330
+    assert elements < 9_500, f"{lang}/{stem}: {elements} elements"
 
 
 def test_the_themes_script_leaves_measuring_scrollable_blocks_to_the_book():

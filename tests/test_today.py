@@ -470,7 +470,7 @@ def qwen3_heads(q_flat, k_flat, q_norm, k_norm, cos, sin, d_head):
         ("one layer", "answer_mla_bytes = 576 * 2\nanswer_expanded_bytes = 276480\n",
          {"ko": "레이어 27개", "en": "27 layers"}),
         ("float32", "answer_mla_bytes = 27 * 576 * 4\nanswer_expanded_bytes = 276480\n",
-         {"ko": "2바이트", "en": "2 bytes"}),
+         {"ko": "float32", "en": "4 bytes per value (float32)"}),
         ("a latent per head", "answer_mla_bytes = 27 * 16 * 576 * 2\nanswer_expanded_bytes = 276480\n",
          {"ko": "헤드마다가 아니라", "en": "not one per head"}),
         ("expanded without the rope part", "answer_mla_bytes = 31104\nanswer_expanded_bytes = 27 * 16 * 256 * 2\n",

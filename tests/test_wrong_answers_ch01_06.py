@@ -1,5 +1,5 @@
 """Chapters 1-6: wrong answers written as learners write them, each refused with a message that names the
-mistake or its effect (issue 32), asserted in both languages. The exercises' needs come from
+mistake or its effect, asserted in both languages. The exercises' needs come from
 tests/test_wrong_answers.py's CASES; the answers here are new to it, so that its lists stay as they were.
 
 Each exercise has at least eight wrong answers: slips of axis, transpose, scale, off-by-one, hard-coded example

@@ -134,7 +134,7 @@ CASES_78 = {
     ],
     ("08", "ch08-ex-gqa-shapes"): [
         ("tokens doubled", GQA.format(w=24, k=(3, 2, 10, 2), r=(3, 8, 10, 2)),
-         {"ko": "answer_k: 2번 축(T = 5 자리)의 크기가 10(= T × 2)입니다", "en": "answer_k: axis 2 holds 10 (twice T) where T = 5 belongs"}),
+         {"ko": "answer_k: 2번 축(T = 5 자리)의 크기가 10(T × 2)입니다", "en": "answer_k: axis 2 holds 10 (twice T) where T = 5 belongs"}),
         ("keys and values only", GQA.format(w=8, k=(3, 2, 5, 2), r=(3, 8, 5, 2)),
          {"ko": "8 = 2 * C_kv는 키와 밸류뿐입니다", "en": "8 = 2 * C_kv is the keys and values only"}),
         ("the whole shape as the width", GQA.format(w=(3, 5, 24), k=(3, 2, 5, 2), r=(3, 8, 5, 2)),
@@ -147,7 +147,7 @@ CASES_78 = {
         ("the batch left out", GQA.format(w=24, k=(2, 5, 2), r=(8, 5, 2)),
          {"ko": "B 축(크기 3)이 빠졌습니다", "en": "the B axis (size 3) is missing"}),
         ("C_kv as the key's last axis", GQA.format(w=24, k=(3, 2, 5, 4), r=(3, 8, 5, 4)),
-         {"ko": "3번 축(D = 2 자리)의 크기가 4(= C_kv 또는 D × 2)입니다", "en": "axis 3 holds 4 (the size of C_kv or twice D) where D = 2 belongs"}),
+         {"ko": "3번 축(D = 2 자리)의 크기가 4(C_kv 또는 D × 2)입니다", "en": "axis 3 holds 4 (the size of C_kv or twice D) where D = 2 belongs"}),
         ("a width off by a non-named amount", GQA.format(w=28, k=(3, 2, 5, 2), r=(3, 8, 5, 2)),
          {"ko": "정답의 1.17배입니다. 쿼리의 C와", "en": "1.17 times the right width"}),
         ("a head axis left out before the repeat, kept after", GQA.format(w=24, k=(3, 5, 2), r=(3, 8, 5, 2)),

@@ -220,10 +220,10 @@ class WindowCache(KVCache):
     ("10", "ch10-ex-llama3"): [
         ("the chapter's function called", "def llama3_inv_freq(inv_freq, factor, low, high, original):\n"
          "    return inv_freq_llama3(inv_freq, factor, low, high, original)\n",
-         {"ko": "값은 맞지만 llama3_inv_freq가 inv_freq_llama3를 불러 씁니다",
+         {"ko": "값은 맞지만 llama3_inv_freq가 다른 함수를 불러 씁니다: inv_freq_llama3",
           "en": "the values are right, but llama3_inv_freq calls inv_freq_llama3"}),
         ("the chapter's function under the asked name", "llama3_inv_freq = inv_freq_llama3\n",
-         {"ko": "값은 맞지만 llama3_inv_freq가 inv_freq_llama3를 불러 씁니다",
+         {"ko": "값은 맞지만 llama3_inv_freq가 다른 함수를 불러 씁니다: inv_freq_llama3",
           "en": "the values are right, but llama3_inv_freq calls inv_freq_llama3"}),
         ("the speeds as integers", "def llama3_inv_freq(inv_freq, factor, low, high, original):\n    return inv_freq.int()\n",
          {"ko": "빠른 짝(파장이 original / high = 2048보다 짧은 짝):", "en": "the fast pairs (wavelength below original / high = 2048)"}),

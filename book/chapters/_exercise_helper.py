@@ -411,7 +411,8 @@ def value_mistake(got, want, slips=(), axes=None, sizes=None, factors=None,
         if want.shape[a] > 1 and want.dim() > 1 and got.is_floating_point():
             if _close(d, d.mean(a, keepdim=True).expand_as(d)):
                 #ko| return Also(f"{names[a]} 축을 따라 놓인 줄마다 정답에 그 줄의 수를 "
-                #ko|             "통째로 더한(뺀) 값입니다. 줄 안에서의 차이는 맞습니다. ")
+                #ko|             "통째로 더한(뺀) 값입니다. "
+                #ko|             "줄 안에서의 차이는 맞습니다. ")
                 #en| return Also(f"each line along {names[a]} is the right one plus (or "
                 #en|             "minus) a number of its own: the differences within a "
                 #en|             "line are right; ")
@@ -476,7 +477,8 @@ def _transform_said(got, want, rank=True):
     #en|          ("ReLU", torch.relu))
     for name, f in forms:
         if _close(g, f(w)) and not _close(w, f(w)):
-            #ko| return Also(f"답이 정답의 값마다 {name} 취한 것입니다. ")
+            #ko| return Also(f"답이 정답의 값마다 {name} "
+            #ko|             "취한 것입니다. ")
             #en| return Also(f"the answer is {name} of the right values, element by "
             #en|             "element; ")
     if (not rank or len(set(w.tolist())) < w.numel()
@@ -492,7 +494,8 @@ def _transform_said(got, want, rank=True):
         #en|             "through another function or scale; ")
     if torch.equal(rank_g, w.numel() - 1 - rank_w):
         #ko| return Also("답은 정답과 크기의 순서가 정반대입니다(정답이 큰 자리에서 답이 "
-        #ko|             "가장 작음). 부호나 순서가 뒤집혔습니다. ")
+        #ko|             "가장 작음). "
+        #ko|             "부호나 순서가 뒤집혔습니다. ")
         #en| return Also("the answer ranks its values the opposite way to the right one "
         #en|             "(smallest where the right one is largest): a sign or an order "
         #en|             "is reversed; ")
@@ -558,7 +561,7 @@ def weights_said(got, scores, names=None, dim=-1, sums=True):
         #en| said = f"{int((g < -1e-6).sum())} weights are negative; "
     elif g.dim() == 2 and _close(g.sum(dim - 1), torch.ones_like(g.sum(dim - 1))):
         other = names[(dim - 1) % g.dim()]
-        #ko| said = (f"가중치의 합이 {key} 축이 아니라 {other} 축을 따라 1입니다. ")
+        #ko| said = f"가중치의 합이 {key} 축이 아니라 {other} 축을 따라 1입니다. "
         #en| said = f"the weights add up to 1 along {other}, not along {key}; "
     elif not _close(total, torch.ones_like(total)):
         low, high = f"{total.min().item():.3g}", f"{total.max().item():.3g}"
