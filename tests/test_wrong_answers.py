@@ -1868,6 +1868,33 @@ def assert_verdict(said: str, words: dict | None, label: str, lang: str, name: s
         assert words[lang] in said, f"{label} ({lang}), {name}: the message misses {words[lang]!r}: {said!r}"
 
 
+def answer_params(table: dict) -> list[tuple[str, str, str]]:
+    """(chapter, label, name) of every answer in a table {(chapter, label): [(name, answer, words), ...]}."""
+    return [(*key, name) for key, answers in table.items() for name, _, _ in answers]
+
+
+def case_for(key: tuple[str, str]) -> dict:
+    """The exercise's needs: CASES holds chapters 1-9; chapter 10's exercises have only NEEDS_10."""
+    return CASES.get(key) or {"needs": NEEDS_10[key]}
+
+
+def assert_named(table: dict, chapter: str, label: str, name: str, lang: str) -> dict | None:
+    """Run the answer of table called name through its check in lang and assert its verdict; its words back."""
+    _, answer, words = next(a for a in table[(chapter, label)] if a[0] == name)
+    said = run_check(chapter, label, case_for((chapter, label)), answer, lang)
+    assert_verdict(said, words, label, lang, name)
+    return words
+
+
+def assert_distinct_names_and_wrong_answers(table: dict, at_least: int) -> None:
+    """Each exercise's answers have distinct names, and at least at_least of them are wrong."""
+    for key, answers in table.items():
+        names = [name for name, _, _ in answers]
+        assert len(names) == len(set(names)), key
+        assert sum(words is not None for _, _, words in answers) >= at_least, \
+            f"{key}: fewer than {at_least} wrong answers"
+
+
 @pytest.mark.parametrize("lang", ["ko", "en"])
 @pytest.mark.parametrize(("chapter", "label", "name"),
                          [(*key, name) for key, case in CASES.items() for name, _, _ in case["answers"]])
@@ -1914,17 +1941,21 @@ def attention_blocks(q, k, v, block):
         k_b, v_b = k[..., start:start + block, :], v[..., start:start + block, :]
         s = q @ k_b.transpose(-2, -1) / SCALE
         new_max = torch.maximum(row_max, s.amax(dim=-1, keepdim=True))
-        rescale = torch.exp(row_max - new_max)
+        rescale = FACTOR
         p = torch.exp(s - new_max)
-        row_sum = row_sum * rescale + p.sum(dim=-1, keepdim=True)
-        acc = acc * rescale + p @ v_b
+        row_sum = TOTAL
+        acc = ACC
         UPDATE
     return acc / row_sum
 """
 
 
-def rescale(stop="k.size(-2)", scale="math.sqrt(d_k)", update="row_max = new_max"):
-    return RESCALE.replace("STOP", stop).replace("SCALE", scale).replace("UPDATE", update)
+def rescale(stop="k.size(-2)", scale="math.sqrt(d_k)", update="row_max = new_max",
+            acc="acc * rescale + p @ v_b", total="row_sum * rescale + p.sum(dim=-1, keepdim=True)",
+            factor="torch.exp(row_max - new_max)"):
+    """The solution of ch07-ex-rescale with one or more of its parts written otherwise."""
+    return (RESCALE.replace("STOP", stop).replace("SCALE", scale).replace("UPDATE", update)
+            .replace("FACTOR", factor).replace("TOTAL", total).replace("ACC", acc))
 
 
 DROPOUT = """
@@ -2330,22 +2361,15 @@ NEEDS_10 = {("10", "ch10-ex-llama3"): ("def inv_freq_llama3(", CHECK), ("10", "c
 
 
 @pytest.mark.parametrize("lang", ["ko", "en"])
-@pytest.mark.parametrize(("chapter", "label", "name"),
-                         [(*key, name) for key, answers in CASES_EFFECT_6_10.items() for name, _, _ in answers])
+@pytest.mark.parametrize(("chapter", "label", "name"), answer_params(CASES_EFFECT_6_10))
 def test_a_wrong_answer_of_chapters_6_to_10_is_named_by_its_effect(chapter, label, name, lang):
     """Each of these answers gets a message about what it does (never only the exercise's general hint), and the
     right ones among them pass."""
-    case = CASES.get((chapter, label)) or {"needs": NEEDS_10[(chapter, label)]}
-    _, answer, words = next(a for a in CASES_EFFECT_6_10[(chapter, label)] if a[0] == name)
-    said = run_check(chapter, label, case, answer, lang)
-    assert_verdict(said, words, label, lang, name)
+    assert_named(CASES_EFFECT_6_10, chapter, label, name, lang)
 
 
 def test_the_answers_of_chapters_6_to_10_have_distinct_names_and_five_wrong_ones_each():
-    for key, answers in CASES_EFFECT_6_10.items():
-        names = [name for name, _, _ in answers]
-        assert len(names) == len(set(names)), key
-        assert sum(words is not None for _, _, words in answers) >= 5, f"{key}: fewer than 5 wrong answers"
+    assert_distinct_names_and_wrong_answers(CASES_EFFECT_6_10, 5)
 
 
 # Wrong answers a blind learner's walk found passing (2026-11-26), kept here so that no check lets them through
@@ -2378,10 +2402,6 @@ CASES_SIZES = {
 
 
 @pytest.mark.parametrize("lang", ["ko", "en"])
-@pytest.mark.parametrize(("chapter", "label", "name"),
-                         [(*key, name) for key, answers in CASES_SIZES.items() for name, _, _ in answers])
+@pytest.mark.parametrize(("chapter", "label", "name"), answer_params(CASES_SIZES))
 def test_an_answer_right_only_for_the_examples_sizes_or_with_a_redefined_name_is_refused(chapter, label, name, lang):
-    _, answer, words = next(a for a in CASES_SIZES[(chapter, label)] if a[0] == name)
-    said = run_check(chapter, label, CASES[(chapter, label)], answer, lang)
-    assert words is not None
-    assert_verdict(said, words, label, lang, name)
+    assert assert_named(CASES_SIZES, chapter, label, name, lang) is not None

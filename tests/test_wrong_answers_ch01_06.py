@@ -10,7 +10,7 @@ distance), operations in another order and partial answers; a few right answers 
 from __future__ import annotations
 
 import pytest
-from test_wrong_answers import CASES, assert_verdict, run_check
+from test_wrong_answers import CASES, answer_params, assert_distinct_names_and_wrong_answers, assert_named
 
 # chapter, exercise label -> (name, the answer's code, the words its message must hold in each language, or
 # None for a right answer)
@@ -866,20 +866,15 @@ ANSWERS = {
 
 
 @pytest.mark.parametrize("lang", ["ko", "en"])
-@pytest.mark.parametrize(("chapter", "label", "name"),
-                         [(*key, name) for key, answers in ANSWERS.items() for name, _, _ in answers])
+@pytest.mark.parametrize(("chapter", "label", "name"), answer_params(ANSWERS))
 def test_a_learners_wrong_answer_of_chapters_1_to_6_is_named(chapter, label, name, lang):
-    _, answer, words = next(a for a in ANSWERS[(chapter, label)] if a[0] == name)
-    said = run_check(chapter, label, CASES[(chapter, label)], answer, lang)
-    assert_verdict(said, words, label, lang, name)
+    assert_named(ANSWERS, chapter, label, name, lang)
 
 
 def test_every_exercise_of_chapters_1_to_6_has_eight_named_wrong_answers():
     labels = {key for key in CASES if key[0] <= "06"}
     assert set(ANSWERS) == labels
+    assert_distinct_names_and_wrong_answers(ANSWERS, 8)
     for key, answers in ANSWERS.items():
-        names = [name for name, _, _ in answers]
-        assert len(names) == len(set(names)), key
-        assert sum(words is not None for _, _, words in answers) >= 8, key
         for _, _, words in answers:
             assert words is None or (len(words["ko"]) >= 20 and len(words["en"]) >= 20), key

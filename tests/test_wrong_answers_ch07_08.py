@@ -9,37 +9,20 @@ a block loop that moves the wrong things, a mask inverted, heads repeated along 
 from __future__ import annotations
 
 import pytest
-from test_wrong_answers import CASES, CHUNK, NO_ANSWER, assert_verdict, port, run_check
+from test_wrong_answers import (
+    CHUNK,
+    NO_ANSWER,
+    answer_params,
+    assert_distinct_names_and_wrong_answers,
+    assert_named,
+    port,
+)
+from test_wrong_answers import rescale as blocks
 
 KV = "answer_mib = {mib}\nanswer_ratio = {ratio}"
 GQA = "answer_width = {w}\nanswer_k = {k}\nanswer_k_repeated = {r}"
 FLOPS = "def cross_attention_flops(B, T_q, T_k, C):\n    return {}\n"
 REPEAT = "def expand_kv(t, n_rep):\n    {}\n"
-
-RESCALE_ANY = """
-def attention_blocks(q, k, v, block):
-    d_k = q.size(-1)
-    row_max = torch.full(q.shape[:-1] + (1,), float("-inf"))
-    row_sum = torch.zeros(q.shape[:-1] + (1,))
-    acc = torch.zeros(q.shape[:-1] + (v.size(-1),))
-    for start in range(0, STOP, block):
-        k_b, v_b = k[..., start:start + block, :], v[..., start:start + block, :]
-        s = q @ k_b.transpose(-2, -1) / SCALE
-        new_max = torch.maximum(row_max, s.amax(dim=-1, keepdim=True))
-        rescale = RESCALE
-        p = torch.exp(s - new_max)
-        row_sum = SUM
-        acc = ACC
-        row_max = new_max
-    return acc / row_sum
-"""
-
-
-def blocks(acc="acc * rescale + p @ v_b", total="row_sum * rescale + p.sum(dim=-1, keepdim=True)",
-           factor="torch.exp(row_max - new_max)", scale="math.sqrt(d_k)", stop="k.size(-2)"):
-    return (RESCALE_ANY.replace("ACC", acc).replace("SUM", total).replace("RESCALE", factor)
-            .replace("SCALE", scale).replace("STOP", stop))
-
 
 CASES_78 = {
     ("08", "ch08-ex-port"): [
@@ -265,16 +248,10 @@ def attention_blocks(q, k, v, block):
 
 
 @pytest.mark.parametrize("lang", ["ko", "en"])
-@pytest.mark.parametrize(("chapter", "label", "name"),
-                         [(*key, name) for key, answers in CASES_78.items() for name, _, _ in answers])
+@pytest.mark.parametrize(("chapter", "label", "name"), answer_params(CASES_78))
 def test_a_wrong_answer_of_chapters_7_and_8_is_named(chapter, label, name, lang):
-    _, answer, words = next(a for a in CASES_78[(chapter, label)] if a[0] == name)
-    said = run_check(chapter, label, CASES[(chapter, label)], answer, lang)
-    assert_verdict(said, words, label, lang, name)
+    assert_named(CASES_78, chapter, label, name, lang)
 
 
 def test_each_exercise_of_chapters_7_and_8_has_eight_wrong_answers_with_distinct_names():
-    for key, answers in CASES_78.items():
-        names = [name for name, _, _ in answers]
-        assert len(names) == len(set(names)), key
-        assert sum(words is not None for _, _, words in answers) >= 8, f"{key}: fewer than 8 wrong answers"
+    assert_distinct_names_and_wrong_answers(CASES_78, 8)

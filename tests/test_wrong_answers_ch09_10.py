@@ -8,9 +8,8 @@ effect statement; these cases hold each step. They run in this process as tests/
 from __future__ import annotations
 
 import pytest
-
-from tests.test_wrong_answers import CASES, NEEDS_10, QWEN, assert_verdict, run_check, window
-from tests.test_wrong_answers import prefill as prefill_code
+from test_wrong_answers import QWEN, answer_params, assert_distinct_names_and_wrong_answers, assert_named, window
+from test_wrong_answers import prefill as prefill_code
 
 HALVES = """
 def apply_rope(x, cos, sin):
@@ -376,21 +375,11 @@ def qwen3_heads(q_flat, k_flat, q_norm, k_norm, cos, sin, d_head):
 }
 
 
-def case_for(key):
-    return CASES.get(key) or {"needs": NEEDS_10[key]}
-
-
 @pytest.mark.parametrize("lang", ["ko", "en"])
-@pytest.mark.parametrize(("chapter", "label", "name"),
-                         [(*key, name) for key, answers in CASES_9_10.items() for name, _, _ in answers])
+@pytest.mark.parametrize(("chapter", "label", "name"), answer_params(CASES_9_10))
 def test_a_wrong_answer_of_chapters_9_and_10_is_named(chapter, label, name, lang):
-    _, answer, words = next(a for a in CASES_9_10[(chapter, label)] if a[0] == name)
-    said = run_check(chapter, label, case_for((chapter, label)), answer, lang)
-    assert_verdict(said, words, label, lang, name)
+    assert_named(CASES_9_10, chapter, label, name, lang)
 
 
 def test_each_exercise_of_chapters_9_and_10_has_eight_new_wrong_answers():
-    for key, answers in CASES_9_10.items():
-        names = [name for name, _, _ in answers]
-        assert len(names) == len(set(names)), key
-        assert sum(words is not None for _, _, words in answers) >= 8, f"{key}: fewer than 8 wrong answers"
+    assert_distinct_names_and_wrong_answers(CASES_9_10, 8)
