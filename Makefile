@@ -16,6 +16,8 @@
 #   make clean      remove _build (keeps .venv and node_modules)
 
 SHELL := /bin/bash
+# (see --no-compile below)
+unexport PYTHONDONTWRITEBYTECODE
 .SHELLFLAGS := -eo pipefail -c
 .DEFAULT_GOAL := help
 
@@ -71,7 +73,12 @@ $(LIGHTHOUSE): package.json package-lock.json
 
 # --no-compile: pip byte-compiles every module it installs, transformers' thousands of model files among them,
 # which took two thirds of a fresh venv's set-up (105 s -> 29 s measured here with both cores busy); Python
-# compiles the modules actually imported on first use and keeps them in __pycache__ as usual.
+# compiles the modules actually imported on first use and keeps them in __pycache__, unless
+# PYTHONDONTWRITEBYTECODE is set, as in many Docker images and on the machine that measured these times: then
+# every process compiled what it imports from source again (torch, ipykernel and matplotlib: 3.7 s of CPU instead
+# of 1.6 s; with transformers 7.0 s instead of 3.6 s), in each of make test's notebook kernels. Make's commands
+# write the compiled forms (into the venvs, and the repository's __pycache__ folders, which git ignores)
+# whatever the shell says.
 # The environments are independent, so a fresh clone sets them up side by side: `make -j3 setup colab-venv`
 # took 56 s where one after the other took 1 min 40 s. Each stamp still installs only when missing or stale.
 SETUP_PARALLEL = $(MAKE) --no-print-directory -j3 --output-sync=target

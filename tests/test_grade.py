@@ -585,6 +585,18 @@ def test_a_kernel_that_cannot_start_is_a_grader_error(tmp_path, monkeypatch):
     assert all("did not start" in r["detail"] for r in rows), rows
 
 
+def test_the_warm_up_compiles_even_where_the_shell_says_not_to_write_bytecode(tmp_path, monkeypatch):
+    """Inside the sandbox the venv is read-only: a module the warm-up did not compile is compiled from source in
+    every submission's kernel. PYTHONDONTWRITEBYTECODE, which many Docker images set, must not turn it off."""
+    from tools import grade_sandbox
+
+    (tmp_path / "warm_probe_module.py").write_text("VALUE = 1\n", encoding="utf-8")
+    monkeypatch.setenv("PYTHONDONTWRITEBYTECODE", "1")
+    monkeypatch.setenv("PYTHONPATH", str(tmp_path))
+    grade_sandbox.warm_bytecode(["import warm_probe_module\n"], tmp_path)
+    assert list((tmp_path / "__pycache__").glob("warm_probe_module.*.pyc")), "the warm-up compiled nothing"
+
+
 def test_temporary_folders_are_removed_read_only_ones_too_and_after_a_kill(tmp_path):
     """A grading run stopped by SIGTERM (make's or CI's time limit) removes its folder, the kernel's read-only one
     included, and ends the kernels it started; one killed outright (SIGKILL) leaves its folder, which the next

@@ -113,7 +113,9 @@ def warm_bytecode(sources: list[str], scratch: Path) -> dict[str, bytes]:
     if script not in _warmed:
         config = scratch / "matplotlib"  # in the grading run's folder (removed with it)
         config.mkdir(exist_ok=True)
+        # PYTHONDONTWRITEBYTECODE (set in many Docker images) would make this warm-up write nothing at all
+        env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
         subprocess.run([sys.executable, "-c", script], capture_output=True, timeout=300,
-                       env={**os.environ, "MPLBACKEND": "Agg", "MPLCONFIGDIR": str(config)})
+                       env={**env, "MPLBACKEND": "Agg", "MPLCONFIGDIR": str(config)})
         _warmed[script] = {f".matplotlib/{p.name}": p.read_bytes() for p in config.glob("fontlist-*.json")}
     return _warmed[script]
