@@ -76,7 +76,7 @@ $(LIGHTHOUSE): package.json package-lock.json
 # compiles the modules actually imported on first use and keeps them in __pycache__, unless
 # PYTHONDONTWRITEBYTECODE is set, as in many Docker images and on the machine that measured these times: then
 # every process compiled what it imports from source again (torch, ipykernel and matplotlib: 3.7 s of CPU instead
-# of 1.6 s; with transformers 7.0 s instead of 3.6 s), in each of make test's notebook kernels. Make's commands
+# of 1.7 s; with transformers 7.1 s instead of 3.7 s), in each of make test's notebook kernels. Make's commands
 # write the compiled forms (into the venvs, and the repository's __pycache__ folders, which git ignores)
 # whatever the shell says.
 # The environments are independent, so a fresh clone sets them up side by side: `make -j3 setup colab-venv`
