@@ -13,6 +13,7 @@ import ast
 import contextlib
 import functools
 import io
+import re
 
 import pytest
 import torch
@@ -290,10 +291,10 @@ def soft_lookup_many(Q, K, V, beta=1.0):
         ("right", "answer_weight_shape = (3, 6)\nanswer_out_shape = (2, 5, 3)", None),
         ("weight as (in, out)", "answer_weight_shape = (6, 3)\nanswer_out_shape = (2, 5, 3)",
          {"ko": "다시 볼 답: answer_weight_shape(맞은 답: answer_out_shape)",
-          "en": "to look at again: answer_weight_shape (right: answer_out_shape);"}),
+          "en": "To look at again: answer_weight_shape (right: answer_out_shape);"}),
         ("both wrong", "answer_weight_shape = (6, 3)\nanswer_out_shape = (2, 5, 6)",
          {"ko": "다시 볼 답: answer_weight_shape, answer_out_shape.",
-          "en": "to look at again: answer_weight_shape, answer_out_shape;"}),
+          "en": "To look at again: answer_weight_shape, answer_out_shape;"}),
     ]},
     ("02", "ch02-ex-queries"): {"needs": ("vocab = {} *", "table = torch.randn(len(vocab), C) *",
                                            "W_Q = nn.Linear(C, C, bias=False) *", CHECK), "answers": [
@@ -318,7 +319,7 @@ def queries_for(tokens):
         ("right", "answer_chunk = [5, 5, 4]\nanswer_split = [4, 4, 4, 2]", None),
         ("chunk as equal parts", "answer_chunk = [5, 5, 5]\nanswer_split = [4, 4, 4, 2]",
          {"ko": "다시 볼 답: answer_chunk(맞은 답: answer_split)",
-          "en": "to look at again: answer_chunk (right: answer_split)"}),
+          "en": "To look at again: answer_chunk (right: answer_split)"}),
     ]},
     ("04", "ch04-ex-stride"): {"needs": (CHECK,), "answers": [
         ("walk6: transpose(1, 2) read as the first two axes", "answer_shape = (3, 2, 5, 4)\nanswer_stride = (4, 60, 12, 1)",
@@ -326,7 +327,7 @@ def queries_for(tokens):
         ("right", "answer_shape = (2, 3, 5, 4)\nanswer_stride = (60, 4, 12, 1)", None),
         ("the contiguous strides", "answer_shape = (2, 3, 5, 4)\nanswer_stride = (60, 20, 4, 1)",
          {"ko": "다시 볼 답: answer_stride(맞은 답: answer_shape)",
-          "en": "to look at again: answer_stride (right: answer_shape)"}),
+          "en": "To look at again: answer_stride (right: answer_shape)"}),
     ]},
     ("04", "ch04-ex-merge"): {"needs": (CHECK,), "answers": [
         ("right", """
@@ -614,7 +615,7 @@ def expand_kv(t, n_rep):
          {"ko": "2**30으로 나누면 GiB", "en": "dividing by 2**30 gives GiB"}),
         ("right", "answer_mib = 2 * 24 * 8192 * 4 * 128 * 2 / 2**20\nanswer_ratio = 4.0", None),
         ("the ratio upside down", "answer_mib = 2 * 24 * 8192 * 4 * 128 * 2 / 2**20\nanswer_ratio = 0.25",
-         {"ko": "answer_mib는 맞았습니다. answer_ratio: 비율이 뒤집혔습니다", "en": "answer_mib is right. answer_ratio: the ratio is upside down"}),
+         {"ko": "answer_mib는 맞았습니다. answer_ratio: 비율이 뒤집혔습니다", "en": "answer_mib is right; answer_ratio: the ratio is upside down"}),
     ]},
     ("09", "ch09-ex-halves"): {"needs": (CHECK,), "answers": [
         ("right", """
@@ -1450,7 +1451,7 @@ def prefill_step(layer, x_new, cache):
         ("keys only", "answer_mib = 24 * 8192 * 4 * 128 * 2 / 2**20\nanswer_ratio = 4",
          {"ko": "키와 밸류 두 가지를", "en": "count both keys and values"}),
         ("query heads in the cache", "answer_mib = 2 * 24 * 8192 * 16 * 128 * 2 / 2**20\nanswer_ratio = 4",
-         {"ko": "정답의 4배입니다. 캐시에는 쿼리 헤드 16개", "en": "4 times too large: the cache holds the 4"}),
+         {"ko": "정답의 4배입니다. 두 가지로 읽힙니다. (1) 캐시에는 쿼리 헤드 16개", "en": "4 times too large: either (1) the cache holds the 4"}),
         ("one layer", "answer_mib = 2 * 8192 * 4 * 128 * 2 / 2**20\nanswer_ratio = 4",
          {"ko": "레이어 24개가", "en": "each of the 24 layers"}),
         ("float32", "answer_mib = 2 * 24 * 8192 * 4 * 128 * 4 / 2**20\nanswer_ratio = 4",
@@ -1859,13 +1860,49 @@ def _run_check(chapter: str, label: str, case: dict, answer: str, lang: str) -> 
     return said.getvalue()
 
 
+# Words that may start a sentence lowercase in an English message: code (a token with _ ( ) . ' and the like is
+# code anyway; a single letter other than "a" is a variable)
+CODE_NAMES = {"view", "transpose", "reshape", "split", "chunk", "contiguous", "cat", "stack", "repeat", "expand",
+              "tril", "triu", "transformers", "torch", "nn", "math", "einsum", "rescale", "acc"}
+
+
+def sentence_defects(said: str, lang: str) -> list[str]:
+    """What keeps a check's message (its first line) from reading as sentences: a doubled full stop (an error's
+    text that ends in one, followed by another), a second reading that starts a sentence "Or:" / "또는:" as if
+    it were the general hint, and in English a sentence that starts lowercase with a plain word after a full
+    stop (a piece meant to follow "Hint: " joined after another). A sentence may start with code."""
+    line = said.splitlines()[0] if said else ""
+    found = [f"doubled full stop: {m.group(0)!r}" for m in re.finditer(r".{0,30}(?<!\.)\.\.(?=\s|$)", line)]
+    found += [f"{m.group(1)!r} starts a sentence" for m in re.finditer(r"(?:^|[.!?] )(Or:|또는:)", line)]
+    if lang == "en":
+        for m in re.finditer(r"(?<!\.)\. (\S+)", line):
+            token = m.group(1)
+            word = token.rstrip(",;:?!")
+            if (re.search(r"\b(e\.g|i\.e|etc|vs)$", line[:m.start()]) or not "a" <= token[0] <= "z"
+                    or re.search(r"[^A-Za-z-]", word) or word in CODE_NAMES or (len(word) == 1 and word != "a")):
+                continue
+            found.append(f"lowercase sentence start: {line[max(0, m.start() - 30):m.end()]!r}")
+    return found
+
+
+def test_the_sentence_rule_can_fail():
+    said = ("❌ x: not yet. Hint: 1/2 of the right value: a float16 takes 2 bytes. Or: count both keys. count all 4 "
+            "sequences; raised IndexError: non-zero size.. Look. answer_mib is right. x @ W.T works.\n")
+    assert len(sentence_defects(said, "en")) == 3
+    assert len(sentence_defects("❌ x: 아직 아닙니다. 힌트: 정답의 2배입니다. 또는: 세세요. size.. 끝.", "ko")) == 2
+    assert not sentence_defects("❌ x: not yet. Hint: rows 0, 3, ... (every 3); (..., out, T). View tokens 0..3.", "en")
+
+
 def assert_verdict(said: str, words: dict | None, label: str, lang: str, name: str) -> None:
-    """A right answer (words None) passes; a wrong one is refused with the words meant for it in lang."""
+    """A right answer (words None) passes; a wrong one is refused with the words meant for it in lang, in a
+    message that reads as sentences."""
     if words is None:
         assert said.startswith("✅"), f"{label} ({lang}), {name}: a right answer was refused: {said!r}"
     else:
         assert said.startswith("❌"), f"{label} ({lang}), {name}: a wrong answer passed: {said!r}"
         assert words[lang] in said, f"{label} ({lang}), {name}: the message misses {words[lang]!r}: {said!r}"
+        defects = sentence_defects(said, lang)
+        assert not defects, f"{label} ({lang}), {name}: the message does not read as sentences: {defects}: {said!r}"
 
 
 def answer_params(table: dict) -> list[tuple[str, str, str]]:
@@ -2095,12 +2132,12 @@ class DropoutAttend(MultiHeadAttention):
     ],
     ("07", "ch07-ex-memory"): [
         ("GB (10**9 bytes), not MiB", "answer_mib = 4 * 8 * 4096 * 4096 * 2 / 10**9", {"ko": "10**9로 나누면 GB입니다. MiB는 2**20바이트입니다.", "en": "dividing by 10**9 gives GB; a MiB is 2**20"}),
-        ("scores and weights both", "answer_mib = 2 * 4 * 8 * 4096 * 4096 * 2 / 2**20", {"ko": "2배입니다. float16의 원소 하나는 4바이트가 아니라 2바이트이고, 묻는 것은", "en": "2 times too large: an element of float16 takes"}),
+        ("scores and weights both", "answer_mib = 2 * 4 * 8 * 4096 * 4096 * 2 / 2**20", {"ko": "2배입니다. 두 가지로 읽힙니다. (1) float16의 원소 하나는 4바이트가 아니라 2바이트이고, 묻는 것은", "en": "2 times too large: either (1) an element of float16 takes"}),
         ("T x D, not T x T (D = 64)", "answer_mib = 4 * 8 * 4096 * 64 * 2 / 2**20", {"ko": "정답의 1/64입니다. B = 4, H = 8, T × T = 4096 ×", "en": "1/64 of the right value: no single one of B"}),
         ("MB (10**6 bytes)", "answer_mib = 4 * 8 * 4096 * 4096 * 2 / 10**6", {"ko": "10**6으로 나누면 MB입니다. MiB는 2**20바이트입니다.", "en": "dividing by 10**6 gives MB; a MiB is 2**20"}),
         ("as text", "answer_mib = '1024 MiB'", {"ko": "MiB 수를 숫자로 적으세요(글자가 아니라). 지금 답: '1024 MiB'", "en": "write the number of MiB as a number, not text;"}),
         ("bits, not bytes", "answer_mib = 4 * 8 * 4096 * 4096 * 16 / 2**20", {"ko": "8배입니다. 비트 수를 세었습니다. 1바이트는 8비트입니다.", "en": "8 times too large: that counts bits; a byte is"}),
-        ("float32 and no heads", "answer_mib = 4 * 4096 * 4096 * 4 / 2**20", {"ko": "배치의 시퀀스 4개를 모두 세세요(B = 4).", "en": "count all 4 sequences of the batch (B = 4)."}),
+        ("float32 and no heads", "answer_mib = 4 * 4096 * 4096 * 4 / 2**20", {"ko": "배치의 시퀀스 4개를 모두 세세요(B = 4).", "en": "either (1) count all 4 sequences of the batch (B = 4);"}),
     ],
     ("07", "ch07-ex-rescale"): [
         ("plain attention, blocks unused", """
@@ -2114,7 +2151,7 @@ def attention_blocks(q, k, v, block):
         ("row_max never updated", rescale(update="pass"), {"ko": "결과가 마지막 블록의 키만 본 어텐션과 같습니다. 앞 블록들이 쌓은 값이 매번 0배가", "en": "the result is attention over the last block's"}),
         ("the last block left out", rescale(stop="k.size(-2) - block"), {"ko": "블록 크기 5에서 결과가 앞의 키 10개만 본 어텐션과 같습니다", "en": "with blocks of 5 the result is attention over the first 10"}),
         ("scaled by sqrt(d_v)", rescale(scale="math.sqrt(v.size(-1))"), {"ko": "점수를 √d_v(밸류의 차원 6)로 나눕니다. 쿼리와 키의 차원 d_k = 4의", "en": "the scores are divided by √d_v (the values'"}),
-        ("no scale at all", rescale(scale="1"), {"ko": "점수를 √d_k로 나누는 일이 빠졌습니다. 최댓값이 바뀌면 옛 최댓값을 기준으로 쌓아", "en": "the scores are not divided by √d_k. when the"}),
+        ("no scale at all", rescale(scale="1"), {"ko": "점수를 √d_k로 나누는 일이 빠졌습니다. 최댓값이 바뀌면 옛 최댓값을 기준으로 쌓아", "en": "the scores are not divided by √d_k. When the"}),
         ("the weights of each block normalised alone", """
 def attention_blocks(q, k, v, block):
     out = 0
@@ -2203,11 +2240,11 @@ def prefill_step(layer, x_new, cache):
         ("right, the last rows of the square mask", CHUNK.replace("MASK", "layer.causal_mask(T_k, T_k)[-T_q:]"), None),
     ],
     ("08", "ch08-ex-kv-memory"): [
-        ("GiB", "answer_mib = 2 * 24 * 8192 * 4 * 128 * 2 / 2**30\nanswer_ratio = 4", {"ko": "2**30으로 나누면 GiB입니다. MiB는 2**20바이트입니다. answer_ratio는 맞았습니다.", "en": "dividing by 2**30 gives GiB; a MiB is 2**20 bytes. answer_ratio is right."}),
-        ("C // H_kv as the head width", "answer_mib = 2 * 24 * 8192 * 4 * 512 * 2 / 2**20\nanswer_ratio = 4", {"ko": "정답의 4배입니다. 캐시에는 쿼리 헤드 16개가 아니라 키·밸류 헤드 4개가 들어가고,", "en": "4 times too large: the cache holds the 4"}),
+        ("GiB", "answer_mib = 2 * 24 * 8192 * 4 * 128 * 2 / 2**30\nanswer_ratio = 4", {"ko": "2**30으로 나누면 GiB입니다. MiB는 2**20바이트입니다. answer_ratio는 맞았습니다.", "en": "dividing by 2**30 gives GiB; a MiB is 2**20 bytes; answer_ratio is right."}),
+        ("C // H_kv as the head width", "answer_mib = 2 * 24 * 8192 * 4 * 512 * 2 / 2**20\nanswer_ratio = 4", {"ko": "정답의 4배입니다. 두 가지로 읽힙니다. (1) 캐시에는 쿼리 헤드 16개가 아니라 키·밸류 헤드 4개가 들어가고,", "en": "4 times too large: either (1) the cache holds the 4"}),
         ("MB", "answer_mib = 2 * 24 * 8192 * 4 * 128 * 2 / 10**6\nanswer_ratio = 4", {"ko": "10**6으로 나누면 MB입니다. MiB는 2**20바이트입니다. answer_ratio는 맞았습니다.", "en": "dividing by 10**6 gives MB; a MiB is 2**20"}),
         ("ratio counted as the query heads", "answer_mib = 384\nanswer_ratio = 16", {"ko": "16은 쿼리 헤드의 수입니다. 비율은 멀티헤드의 캐시(키·밸류 헤드 16개)가 이", "en": "16 is the number of query heads; the ratio is"}),
-        ("C per token and layer", "answer_mib = 2 * 24 * 8192 * 2048 * 2 / 2**20\nanswer_ratio = 4", {"ko": "정답의 4배입니다. 캐시에는 쿼리 헤드 16개가 아니라 키·밸류 헤드 4개가 들어가고,", "en": "4 times too large: the cache holds the 4"}),
+        ("C per token and layer", "answer_mib = 2 * 24 * 8192 * 2048 * 2 / 2**20\nanswer_ratio = 4", {"ko": "정답의 4배입니다. 두 가지로 읽힙니다. (1) 캐시에는 쿼리 헤드 16개가 아니라 키·밸류 헤드 4개가 들어가고,", "en": "4 times too large: either (1) the cache holds the 4"}),
         ("ratio as the MHA cache's size", "answer_mib = 384\nanswer_ratio = 1536", {"ko": "answer_ratio: answer_ratio에는 크기(MiB)가 아니라 몇 배인지를", "en": "answer_ratio is how many times larger, not a"}),
     ],
     ("09", "ch09-ex-halves"): [

@@ -274,7 +274,7 @@ def llama3_inv_freq(inv_freq, factor, low, high, original):
          {"ko": "answer_attention_scaling: 맞는 값의 1.098배입니다",
           "en": "answer_attention_scaling: 1.098 times the right value"}),
         ("a guess below 1", "answer_attention_scaling = 0.9\nanswer_score_factor = 0.81",
-         {"ko": "1보다 작으면 점수가 작아집니다", "en": "below 1 it makes the scores smaller"}),
+         {"ko": "1보다 작으면 점수가 작아집니다", "en": "Below 1 it makes the scores smaller"}),
         ("as text", "answer_attention_scaling = '1.1386'\nanswer_score_factor = '1.2965'",
          {"ko": "answer_attention_scaling에는 수를 적으세요", "en": "write answer_attention_scaling as a number"}),
         ("without the 0.1", "answer_attention_scaling = math.log(4) + 1\nanswer_score_factor = answer_attention_scaling ** 2",

@@ -27,9 +27,13 @@ def as_shape(answer):
     return tuple(answer)
 
 
-def _size_name(n, axes, sizes, at=None):
-    #ko| """크기 n인 축의 이름(축 at의 이름이 맞으면 그것), 없으면 ""."""
-    #en| """The names with size n (axis at's own name if it fits), or ""."""
+def _size_name(n, axes, sizes, at=None, own=None, single=False):
+    #ko| """크기 n인 축의 이름(축 at의 이름이 맞으면 그것), 없으면 "".
+    #ko| 두 크기의 곱으로 읽을 때는 축 own의 이름이 든 곱을 먼저 봅니다.
+    #ko| single이면 이름이 하나일 때만 그 이름(모양 안에서 쓰도록)."""
+    #en| """The names with size n (axis at's own name if it fits), or "".
+    #en| Read as a product of two sizes, one with axis own's name comes first.
+    #en| single: the name only when it is the one name (for use inside a shape)."""
     if at is not None and at < len(axes) and axes[at][1] == n:
         return axes[at][0]
     found = [name for name, size in axes if size == n]
@@ -37,23 +41,30 @@ def _size_name(n, axes, sizes, at=None):
               if size == n and name not in found]
     if not found:
         named = list(axes) + [(k, v) for k, v in (sizes or {}).items()]
-        found = [f"{a}·{b}" for i, (a, x) in enumerate(named)
-                 for b, y in named[i + 1:] if x * y == n and x > 1 and y > 1][:1]
-    return "/".join(found)
+        mine = axes[own][0] if own is not None and own < len(axes) else None
+        pairs = [(a, b) for i, (a, x) in enumerate(named)
+                 for b, y in named[i + 1:] if x * y == n and x > 1 and y > 1]
+        pairs.sort(key=lambda pair: mine not in pair)
+        found = [f"{a}·{b}" for a, b in pairs[:1]]
+    if single and len(found) > 1:
+        return ""
+    #ko| return ", ".join(found[:-1]) + " 또는 " * (len(found) > 1) + "".join(found[-1:])
+    #en| return ", ".join(found[:-1]) + " or " * (len(found) > 1) + "".join(found[-1:])
 
 
 def _axes_text(shape, axes, sizes):
-    #ko| """모양을 축의 이름으로: (B, T, H, D). 이름이 없는 크기는 숫자로."""
-    #en| """A shape in the axes' names: (B, T, H, D); a size without one as a number."""
-    return "(" + ", ".join(_size_name(n, axes, sizes, i) or str(n)
+    #ko| """모양을 축의 이름으로: (B, T, H, D). 이름이 없는(여럿인) 크기는 숫자로."""
+    #en| """A shape in the axes' names: (B, T, H, D); a size without one (or with
+    #en| several) as a number."""
+    return "(" + ", ".join(_size_name(n, axes, sizes, i, single=True) or str(n)
                            for i, n in enumerate(shape)) + ")"
 
 
 def _shape_effect(g, w, axes, sizes):
     #ko| """모양 g가 w와 어떻게 다른지, 축의 이름으로 말합니다."""
     #en| """How shape g differs from w, in the axes' names."""
-    def name(n):
-        found = _size_name(n, axes, sizes)
+    def name(n, own=None):
+        found = _size_name(n, axes, sizes, own=own)
         return f"({found})" if found else ""
 
     right, now = _axes_text(w, axes, sizes), _axes_text(g, axes, sizes)
@@ -97,9 +108,9 @@ def _shape_effect(g, w, axes, sizes):
         #en| return f"the axes are in another order: {now} where {right} belongs; "
     said = ""
     for i in wrong:
-        #ko| said += (f"축 {i}의 크기가 {g[i]}{name(g[i])}인데, "
+        #ko| said += (f"축 {i}의 크기가 {g[i]}{name(g[i], i)}인데, "
         #ko|          f"이 자리는 {axes[i][0]}({w[i]})의 자리입니다. ")
-        #en| said += (f"axis {i} holds {g[i]}{(' ' + name(g[i])).rstrip()} "
+        #en| said += (f"axis {i} holds {g[i]}{(' ' + name(g[i], i)).rstrip()} "
         #en|          f"where {axes[i][0]} = {w[i]} belongs; ")
     if same_numel:
         #ko| said += "원소의 수는 맞으니, 같은 원소가 다른 축들로 묶였습니다. "
@@ -719,6 +730,43 @@ def show_why(markdown, plain):
         print(label[1] + plain)
 
 
+def _as_sentences(text, lang):
+    #ko| """확인이 여러 조각을 이어 만든 힌트를 문장으로 다듬습니다. 오류 메시지처럼
+    #ko| 마침표로 끝난 말 뒤에 또 붙은 마침표를 하나로 줄이고, 영어에서는 마침표 뒤에
+    #ko| 소문자로 시작한 조각을 대문자로 시작합니다. 코드로 시작하는 조각(split(n),
+    #ko| answer_out, q's, x @ W.T)은 바꾸지 않고 앞 문장에 쌍반점으로 잇습니다."""
+    #en| """Make a hint joined from pieces read as sentences: a full stop after words
+    #en| that already end in one (an error's message) is dropped, and in English a
+    #en| piece written lowercase-first that follows a full stop starts with a capital.
+    #en| A piece that starts with code (split(n), answer_out, q's, x @ W.T) is never
+    #en| capitalised: it is joined to the sentence before with a semicolon."""
+    import re
+
+    #ko: 문장이 이 단어로 시작하면 코드로 시작하는 것입니다(대문자로 바꾸지 않습니다)
+    #en: a sentence that starts with one of these words starts with code
+    code_words = {"view", "transpose", "reshape", "split", "chunk", "contiguous", "cat",
+                  "stack", "repeat", "expand", "tril", "triu", "transformers", "torch",
+                  "nn", "math", "einsum", "rescale", "acc"}
+    text = re.sub(r"(?<!\.)\.\.(?=\s|$)", ".", text)
+    if lang != "en":
+        return text
+
+    def start(match):
+        before = match.string[:match.start()]
+        if re.search(r"(\b(e\.g|i\.e|etc|vs)|\.)$", before):
+            return match.group(0)
+        number, token = match.group(1) or "", match.group(2)
+        word = token.rstrip(",;:?!")
+        if not "a" <= token[0] <= "z":
+            return match.group(0)
+        if (re.search(r"[^A-Za-z-]", word) or word in code_words
+                or (len(word) == 1 and word != "a")):
+            return match.group(0) if number else f"; {token}"
+        return f". {number}{token[0].upper()}{token[1:]}"
+
+    return re.sub(r"\. (\(\d\) )?(\S+)", start, text)
+
+
 def check(name, test, hint):
     #ko| """연습 문제의 답을 확인합니다. 맞으면 축하하고, 아니면 힌트를 보여 줍니다.
     #ko| test가 문자열을 돌려주면 그 실수에 맞춘 힌트이고, Also는 힌트 앞에 붙습니다."""
@@ -777,6 +825,8 @@ def check(name, test, hint):
             show_why(*(base64.b64decode("".join(why[form])).decode()
                        for form in ("markdown", "plain")))
     else:
+        #ko| hint = _as_sentences(hint, "ko")
+        #en| hint = _as_sentences(hint, "en")
         #ko| print(f"❌ {name}: 아직 아닙니다. 힌트: {hint}")
         #en| print(f"❌ {name}: not yet. Hint: {hint}")
         if unanswered:
@@ -842,7 +892,9 @@ def axes_said(label, got, names, sizes):
     def which(size, but=None):
         #ko: 그 크기를 가진 차원의 이름들
         #en: the names of the dimensions of that size
-        return "/".join(n for n in sizes if sizes[n] == size and n != but)
+        found = [n for n in sizes if sizes[n] == size and n != but]
+        #ko| return ", ".join(found[:-1]) + " 또는 " * (len(found) > 1) + "".join(found[-1:])
+        #en| return ", ".join(found[:-1]) + " or " * (len(found) > 1) + "".join(found[-1:])
 
     shown = ", ".join(names)
     if len(got) == len(want) and sorted(got) == sorted(want):
