@@ -29,10 +29,10 @@ def as_shape(answer):
 
 def _size_name(n, axes, sizes, at=None, own=None, single=False):
     #ko| """크기 n인 축의 이름(축 at의 이름이 맞으면 그것), 없으면 "".
-    #ko| 두 크기의 곱으로 읽을 때는 축 own의 이름이 든 곱을 먼저 봅니다.
+    #ko| 두 크기의 곱으로 읽을 때는 축 own의 이름과 이름 붙은 크기의 곱을 먼저 봅니다.
     #ko| single이면 이름이 하나일 때만 그 이름(모양 안에서 쓰도록)."""
     #en| """The names with size n (axis at's own name if it fits), or "".
-    #en| Read as a product of two sizes, one with axis own's name comes first.
+    #en| Read as a product of two sizes, axis own's name times a named size comes first.
     #en| single: the name only when it is the one name (for use inside a shape)."""
     if at is not None and at < len(axes) and axes[at][1] == n:
         return axes[at][0]
@@ -44,7 +44,10 @@ def _size_name(n, axes, sizes, at=None, own=None, single=False):
         mine = axes[own][0] if own is not None and own < len(axes) else None
         pairs = [(a, b) for i, (a, x) in enumerate(named)
                  for b, y in named[i + 1:] if x * y == n and x > 1 and y > 1]
-        pairs.sort(key=lambda pair: mine not in pair)
+        #ko: 축 자신과 이름 붙은 크기(반복 횟수처럼)의 곱이 먼저, 두 축의 곱은 나중에
+        #en: the axis itself times a named size (such as n_rep) first, two axes last
+        pairs.sort(key=lambda pair: (mine not in pair,
+                                     all(p in dict(axes) for p in pair)))
         found = [f"{a}·{b}" for a, b in pairs[:1]]
     if single and len(found) > 1:
         return ""
