@@ -615,7 +615,7 @@ def expand_kv(t, n_rep):
          {"ko": "2**30으로 나누면 GiB", "en": "dividing by 2**30 gives GiB"}),
         ("right", "answer_mib = 2 * 24 * 8192 * 4 * 128 * 2 / 2**20\nanswer_ratio = 4.0", None),
         ("the ratio upside down", "answer_mib = 2 * 24 * 8192 * 4 * 128 * 2 / 2**20\nanswer_ratio = 0.25",
-         {"ko": "answer_mib는 맞았습니다. answer_ratio: 비율이 뒤집혔습니다", "en": "answer_mib is right; answer_ratio: the ratio is upside down"}),
+         {"ko": "answer_mib는 맞았습니다. answer_ratio: 비율이 뒤집혔습니다", "en": "your answer_mib is right; answer_ratio: the ratio is upside down"}),
     ]},
     ("09", "ch09-ex-halves"): {"needs": (CHECK,), "answers": [
         ("right", """
@@ -2240,7 +2240,7 @@ def prefill_step(layer, x_new, cache):
         ("right, the last rows of the square mask", CHUNK.replace("MASK", "layer.causal_mask(T_k, T_k)[-T_q:]"), None),
     ],
     ("08", "ch08-ex-kv-memory"): [
-        ("GiB", "answer_mib = 2 * 24 * 8192 * 4 * 128 * 2 / 2**30\nanswer_ratio = 4", {"ko": "2**30으로 나누면 GiB입니다. MiB는 2**20바이트입니다. answer_ratio는 맞았습니다.", "en": "dividing by 2**30 gives GiB; a MiB is 2**20 bytes; answer_ratio is right."}),
+        ("GiB", "answer_mib = 2 * 24 * 8192 * 4 * 128 * 2 / 2**30\nanswer_ratio = 4", {"ko": "2**30으로 나누면 GiB입니다. MiB는 2**20바이트입니다. answer_ratio는 맞았습니다.", "en": "dividing by 2**30 gives GiB; a MiB is 2**20 bytes. Your answer_ratio is right."}),
         ("C // H_kv as the head width", "answer_mib = 2 * 24 * 8192 * 4 * 512 * 2 / 2**20\nanswer_ratio = 4", {"ko": "정답의 4배입니다. 두 가지로 읽힙니다. (1) 캐시에는 쿼리 헤드 16개가 아니라 키·밸류 헤드 4개가 들어가고,", "en": "4 times too large: either (1) the cache holds the 4"}),
         ("MB", "answer_mib = 2 * 24 * 8192 * 4 * 128 * 2 / 10**6\nanswer_ratio = 4", {"ko": "10**6으로 나누면 MB입니다. MiB는 2**20바이트입니다. answer_ratio는 맞았습니다.", "en": "dividing by 10**6 gives MB; a MiB is 2**20"}),
         ("ratio counted as the query heads", "answer_mib = 384\nanswer_ratio = 16", {"ko": "16은 쿼리 헤드의 수입니다. 비율은 멀티헤드의 캐시(키·밸류 헤드 16개)가 이", "en": "16 is the number of query heads; the ratio is"}),

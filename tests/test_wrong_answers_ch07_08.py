@@ -212,7 +212,7 @@ def attention_blocks(q, k, v, block):
         ("KiB", KV.format(mib="2 * 24 * 8192 * 4 * 128 * 2 / 1024", ratio=4),
          {"ko": "KiB입니다(1024로 한 번만", "en": "that is KiB (divided by 1024 once)"}),
         ("the share saved as the ratio", KV.format(mib=384, ratio=0.75),
-         {"ko": "answer_mib는 맞았습니다. answer_ratio: 0.75는 줄어든 몫", "en": "answer_mib is right; answer_ratio: 0.75 is the share saved"}),
+         {"ko": "answer_mib는 맞았습니다. answer_ratio: 0.75는 줄어든 몫", "en": "your answer_mib is right; answer_ratio: 0.75 is the share saved"}),
         ("percent saved", KV.format(mib=384, ratio=75), {"ko": "75는 줄어든 몫의 퍼센트", "en": "75 is the percentage saved"}),
         ("the extra as the ratio", KV.format(mib=384, ratio=3), {"ko": "3은 더 드는 몫", "en": "3 is the extra"}),
         ("MiB saved as the ratio", KV.format(mib=384, ratio=1152), {"ko": "1152 MiB는 줄어든 크기", "en": "1152 MiB is the memory saved"}),
