@@ -146,10 +146,13 @@ def graded(tmp_path_factory):
     with zipfile.ZipFile(buffer, "w") as z:
         z.writestr("../../escaped.ipynb", nbformat.writes(done))
     (folder / "evil.zip").write_bytes(buffer.getvalue())
-    # limits and endings: a loop in the second answer, os._exit in the third, memory filled, a failing import
+    # limits and endings: a loop in the second answer (one that catches the first interrupt and loops on: the
+    # grader must interrupt again, or the first answer, given before the loop, could not be read), os._exit in the
+    # third, memory filled, a failing import
     nb = trimmed("en")
     answers(nb)[0].source = "answer_w_shape = (2, 8, 3, 7)\nanswer_out_shape = (2, 8, 3, 10)\n"
-    answers(nb)[1].source = "import time\nwhile True:\n    time.sleep(0.1)\n"
+    answers(nb)[1].source = ("import time\ntry:\n    while True:\n        time.sleep(0.1)\nexcept KeyboardInterrupt:\n"
+                             "    while True:\n        time.sleep(0.1)\n")
     jupyter(nb, folder / "loop.ipynb")
     nb = trimmed("en")
     answers(nb)[0].source = "answer_w_shape = (2, 8, 3, 7)\nanswer_out_shape = (2, 8, 3, 10)\n"

@@ -225,8 +225,13 @@ def run(cells: list, skip: set[int], limits: Limits, scratch: Scratch, judge) ->
                     stop = Stop(index, "memory" if memory else "stopped", error)
                     break
             if stop is not None and stop.key in ("timeout", "total"):
-                _interrupt(km)
-                _drain(client)
+                # asked again until the cell's reply comes (three times at most): the student's code may catch
+                # the first KeyboardInterrupt and go on, and an interrupt can be lost; without the reply, the
+                # judge's request would wait behind the cell and the answers given before it could not be read
+                for _ in range(3):
+                    _interrupt(km)
+                    if _drain(client):
+                        break
             alive = run_sync(km.is_alive)() and (stop is None or stop.key not in ("exited", "crashed", "killed"))
             try:
                 result = judge(_connect(client, connection, limits) if alive else None, stop)
@@ -266,8 +271,8 @@ def _interrupt(km) -> None:
         client.stop_channels()
 
 
-def _drain(client, seconds: float = 10.0) -> None:
-    """Wait for the interrupted cell's reply: a request sent before it would be aborted with it."""
+def _drain(client, seconds: float = 10.0) -> bool:
+    """Wait for the interrupted cell's reply (a request sent before it would be aborted with it): whether it came."""
     from jupyter_core.utils import run_sync
 
     end = time.monotonic() + seconds
@@ -275,9 +280,10 @@ def _drain(client, seconds: float = 10.0) -> None:
         try:
             reply = run_sync(client.kc.get_shell_msg)(timeout=max(0.1, end - time.monotonic()))
         except Exception:
-            return
+            return False
         if reply.get("msg_type") == "execute_reply":
-            return
+            return True
+    return False
 
 
 class _Session:
@@ -288,7 +294,8 @@ class _Session:
 
     def endpoint(self) -> Endpoint | None:
         if self.end is None:
-            self.listener.settimeout(min(30.0, self.limits.cell_seconds + 10))
+            # how soon a kernel answers depends on the machine's load, not on the student's cell limit
+            self.listener.settimeout(30.0)
             try:
                 sock, _ = self.listener.accept()
             except OSError:
