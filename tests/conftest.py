@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import io
 import sys
 import time
@@ -33,10 +34,12 @@ def figure_alt(cell) -> str | None:
     return cell.metadata.get("mystnb", {}).get("image", {}).get("alt")
 
 
-def code_tokens(source: str) -> list[tuple[int, str]]:
-    """Python tokens of a code cell, IPython '!' and '%' lines left out (tokenize cannot read them)."""
+@functools.cache
+def code_tokens(source: str) -> tuple[tuple[int, str], ...]:
+    """Python tokens of a code cell, IPython '!' and '%' lines left out (tokenize cannot read them). Remembered:
+    the glossary's, parity's and source's tests read the same cells (at collection, in every pytest worker)."""
     lines = [line for line in source.splitlines() if not line.lstrip().startswith(("!", "%"))]
-    return [(t.type, t.string) for t in tokenize.generate_tokens(io.StringIO("\n".join(lines) + "\n").readline)]
+    return tuple((t.type, t.string) for t in tokenize.generate_tokens(io.StringIO("\n".join(lines) + "\n").readline))
 
 
 def comments(source: str) -> list[str]:
