@@ -253,6 +253,23 @@ REVIEW_2026_11_26_ACCEPTED = [
 ]
 
 
+# The Korean review of 2026-11-28: the verb of "port" (T6), chapter 9's «조정» for RoPE scaling (T2), 배치 for a
+# layout (T1); and the fixes that must stay readable.
+REVIEW_2026_11_28_REJECTED = ["포팅한 레이어는 오류 없이", "포팅하기 전에", "조정된 각속도", "투영의 배치도 다릅니다"]
+REVIEW_2026_11_28_ACCEPTED = ["옮긴 레이어는 오류 없이", "옮기기 전에", "스케일링된 각속도", "투영의 행을 놓는 순서",
+                              "포팅 함수", "포팅이 참조와 같음을", "배치마다", "RoPE 스케일링"]
+
+
+@pytest.mark.parametrize("sentence", REVIEW_2026_11_28_REJECTED)
+def test_the_check_catches_the_fourth_reviews_renderings(sentence):
+    assert rejected(sentence)
+
+
+@pytest.mark.parametrize("sentence", REVIEW_2026_11_28_ACCEPTED)
+def test_the_check_leaves_the_fourth_reviews_fixes_alone(sentence):
+    assert not rejected(sentence)
+
+
 @pytest.mark.parametrize("sentence", REVIEW_2026_11_26_REJECTED)
 def test_the_check_catches_the_third_reviews_renderings(sentence):
     assert rejected(sentence)
@@ -384,7 +401,8 @@ def test_the_abbreviation_rule(text, bad):
 # numerator last (1/3 삼분의 일), a letter alone by its name (C 씨, m 엠, n 엔, l 엘, r 알), an upper-case
 # abbreviation by its last letter (GPU 유), a few words as the book reads them. A call reads as its argument
 # (split(C) 씨); a parenthesis after a Korean word is a gloss, and the particle follows that word, so it is left
-# alone, as are other Latin words (their reading varies) and model versions (Llama 3: 삼 or 쓰리).
+# alone, as are other Latin words (their reading varies). A model's version reads as a numeral too (the Korean
+# review of 2026-11-28, T4: Qwen3은, Llama 3이, Gemma 3은, DeepSeek-V3은).
 DIGIT_FINAL = {"0": "ㅇ", "1": "ㄹ", "2": "", "3": "ㅁ", "4": "", "5": "", "6": "ㄱ", "7": "ㄹ", "8": "ㄹ", "9": ""}
 ZEROS_FINAL = {1: "ㅂ", 2: "ㄱ", 3: "ㄴ"}  # 십, 백, 천; 만 and beyond end in ㄴ too
 LETTER_FINAL = {"l": "ㄹ", "m": "ㅁ", "n": "ㄴ", "r": "ㄹ"}
@@ -406,8 +424,6 @@ def final_sound(word: str) -> str | None:
             return None  # a gloss after a Korean word, or a parenthesis opened before the word
         core = core[start + 1:-1].strip()
     core = core.split(",")[-1].split(";")[-1].strip()
-    if re.search(r"[A-Za-z][ -][0-9]+$", word.strip("`").strip()):
-        return None  # a model's version
     if m := re.search(r"([0-9]+)/[0-9]+$", core):
         core = m[1]
     if m := re.search(r"([0-9]+)(\.[0-9]+)?(?:e-?[0-9]+)?$", core):
@@ -471,7 +487,7 @@ def test_particles_after_code_and_numbers_fit_their_reading(where, text):
     ("목표 `[e0; e1]`은 8차원", False), ("`x1`과 `x2`", False), ("`x2`과", True), ("`1e-5`는", False), ("`100`을", False),
     ("10은", False), ("`n`과", False), ("`m`으로", False), ("`m`로", True), ("`l`로", False), ("`T`을", True), ("bfloat16은 값 하나에", False),
     ("GPU가", False), ("NaN이", False), ("1/3로", False), ("1로", False), ("1으로", True), ("규칙(2)과", False),
-    ("Llama 3는", False), ("`view`는", False),
+    ("Llama 3는", True), ("Llama 3이", False), ("Gemma 3를", True), ("Qwen3은", False), ("DeepSeek-V3은", False), ("`view`는", False),
     ('f"{tuple(prompt_.shape)}와 {tuple(step_.shape)}입니다."', True), ('f"지금은 {tuple(prompt_.shape)}입니다."', False),
     ("상대 `1e-4`(와 절대 `1e-5`)입니다", True), ("상대 `1e-4`, 절대 `1e-5`입니다", False),
 ])
