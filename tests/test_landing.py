@@ -103,7 +103,8 @@ def test_landing_page_remembers_the_language_and_keeps_korean_words_whole():
 def test_landing_page_links_the_pdfs_the_site_has(tmp_path):
     """`make book` carries the PDFs of the last `make pdf` into the site it builds (tools/pdf.py's shelve), and the
     landing page links those only: before any `make pdf` it links none and says how to make them; after it, both
-    books and every chapter's handout; a handout missing is not linked, a PDF of a chapter gone is not carried."""
+    books and every chapter's handout; a handout missing is not linked, a PDF of a chapter gone is not carried. A
+    chapter page's menu offers its handout only when the site has it."""
     from tools import pdf
 
     stems = toc_chapters()
@@ -116,7 +117,20 @@ def test_landing_page_links_the_pdfs_the_site_has(tmp_path):
             (built / lang / f"{stem}.pdf").write_bytes(b"%PDF-1.4 " + stem.encode())
         (built / lang / "99_gone.pdf").write_bytes(b"%PDF-1.4 old")
     site = tmp_path / "site"
+    pages = [site / lang / f"{stem}.html" for lang in LANGS for stem in stems[:2]]
+    for page in pages:  # chapter pages as make book built them
+        page.parent.mkdir(parents=True, exist_ok=True)
+        page.write_text((SITE / page.relative_to(site)).read_text(encoding="utf-8"), encoding="utf-8")
+
+    def menu(page):  # the handout's two items of the chapter's notebook menu (the menu alone is parsed: quick)
+        text = page.read_text(encoding="utf-8")
+        start = text.index("dropdown-notebooks")
+        return BeautifulSoup(text[text.rindex("<", 0, start):text.index("</ul>", start) + 5], "html.parser").select(
+            "li.notebooks-pdf, li:has(> a.notebooks-pdf-download)")
+
     assert pdf.shelve(site, built=tmp_path / "nothing") == frozenset()
+    for page in pages:
+        assert [li.has_attr("hidden") for li in menu(page)] == [True, True], page
     none = BeautifulSoup(landing.landing_page(pdfs=frozenset()), "html.parser")
     assert not [a["href"] for a in none.select("a[href]") if "/pdf/" in a["href"]]
     assert "make pdf" in none.select_one("div.only-en").get_text() and "make pdf" in none.select_one("div.only-ko").get_text()
@@ -126,6 +140,8 @@ def test_landing_page_links_the_pdfs_the_site_has(tmp_path):
             [f"attention-step-by-step-{lang}.pdf", f"attention-step-by-step-{lang}-student.pdf"]
             + [f"{stem}.pdf" for stem in stems[1:]])
         assert (site / lang / "pdf" / f"{stems[1]}.pdf").read_bytes() == b"%PDF-1.4 " + stems[1].encode()
+    for page in pages:  # the first chapter's handout missing
+        assert [li.has_attr("hidden") for li in menu(page)] == [page.stem == stems[0]] * 2, page
     doc = BeautifulSoup(landing.landing_page(pdfs=shelved), "html.parser")
     for lang in LANGS:
         hrefs = {a["href"] for a in doc.select(f"div.only-{lang} a[href]") if "/pdf/" in a["href"]}

@@ -21,6 +21,7 @@ import datetime
 import html
 import io
 import json
+import re
 import subprocess
 import sys
 import time
@@ -417,11 +418,17 @@ def shelf(lang: str) -> list[Path]:
         Path(lang) / f"{path.stem}.pdf" for path in chapters()]
 
 
+# A chapter page's notebook menu offers the chapter's handout (book/_templates/notebooks-menu.html): a heading item
+# and a download item, hidden while the site has no handout of that chapter.
+HANDOUT_ITEMS = re.compile(r'<li(?: hidden)?(?= class="notebooks-group notebooks-pdf")'
+                           r'|<li(?: hidden)?(?=><a class="[^"]*\bnotebooks-pdf-download\b)')
+
+
 def shelve(site: Path, built: Path = OUT) -> frozenset[str]:
     """Puts the PDFs that the last `make pdf` wrote into `built` in the site (<lang>/pdf/<name>), and returns the
-    addresses of those the site now has, from its root: the landing page links these only (tools/landing.py).
-    `make book` (tools/site.py) calls it too, so that a site rebuilt keeps the PDF edition already printed; one
-    the chapters no longer have is left behind."""
+    addresses of those the site now has, from its root: the landing page links these only (tools/landing.py), and a
+    chapter page's menu offers its handout only when the site has it. `make book` (tools/site.py) calls it too, so
+    that a site rebuilt keeps the PDF edition already printed; one the chapters no longer have is left behind."""
     import shutil
 
     there = set()
@@ -433,6 +440,17 @@ def shelve(site: Path, built: Path = OUT) -> frozenset[str]:
                 shutil.copyfile(source, target)
             if target.is_file():
                 there.add(f"{lang}/pdf/{name.name}")
+        for path in chapters():
+            page = site / lang / f"{path.stem}.html"
+            if not page.is_file():
+                continue
+            text = page.read_text(encoding="utf-8")
+            shown, count = HANDOUT_ITEMS.subn("<li" if f"{lang}/pdf/{path.stem}.pdf" in there else "<li hidden", text)
+            if count != 2:
+                raise RuntimeError(f"{page}: {count} of the notebook menu's 2 handout items found "
+                                   "(book/_templates/notebooks-menu.html: notebooks-pdf, notebooks-pdf-download)")
+            if shown != text:
+                page.write_text(shown, encoding="utf-8")
     return frozenset(there)
 
 
