@@ -2,17 +2,19 @@
 
 Route: Debian's chromium (the one the browser tests use, driven by Playwright) prints each chapter page of the
 built site with a print stylesheet of the book's own (PRINT_CSS), and pypdf puts the book together: a cover, a
-table of contents with page numbers, the chapters, the exercises' solutions in an appendix, continuous page
-numbers and bookmarks for chapters and sections. Text stays text (selectable, searchable, with its fonts
+table of contents with page numbers, the chapters, the answers of the chapters' "Check yourself" questions and
+the exercises' solutions in appendices, continuous page numbers (and page labels that say the same: i, ii, ... on
+the cover and the contents) and bookmarks for chapters and sections. Text stays text (selectable, searchable, with its fonts
 embedded, Korean included), figures stay vectors (the site's SVG), math is KaTeX's as on the site. So the PDF
 shows exactly the executed notebooks the site shows: source, then notebooks, then site, then PDF.
 
 Written to _build/pdf/ (CONTRIBUTING.md says why this route):
-  attention-step-by-step-{ko,en}.pdf           the book, with the solutions in an appendix
-  attention-step-by-step-{ko,en}-student.pdf   the book without solutions
-  {ko,en}/NN_<chapter>.pdf                     one chapter, without solutions: a class handout
+  attention-step-by-step-{ko,en}.pdf           the book, with the answers and the solutions in appendices
+  attention-step-by-step-{ko,en}-student.pdf   the book without solutions (the answers' appendix kept)
+  {ko,en}/NN_<chapter>.pdf                     one chapter, without solutions, its answers on its last page:
+                                               a class handout
   report.json                                  pages, figures, code lines too wide (must be 0), sizes, seconds
-and copied into the site, _build/html/{ko,en}/pdf/, where the landing pages link to them.
+and copied into the site, _build/html/{ko,en}/pdf/ (shelve), where the landing page links to them.
 """
 
 from __future__ import annotations
@@ -90,7 +92,7 @@ a { color: #1a4d8f !important; text-decoration: none !important; }
 .book-pdf-explorer-note { font-size: 9pt; color: #555; font-style: italic; margin: .3em 0 1em; }
 .book-pdf-answers h1 { display: block !important; }  /* the theme hides an h1 first of its type */
 .book-pdf-question { font-weight: 600; margin: .9em 0 .2em; break-after: avoid; }
-.book-pdf-answers .book-pdf-question ~ p, .book-pdf-answer { margin: 0 0 .5em; }
+.book-pdf-answer p { margin: 0 0 .5em; }
 """
 
 # The appendix shows what the site folds: the solutions' dropdowns open, their code cells shown.
@@ -212,7 +214,6 @@ def _answers(title: str, groups: list[tuple[str, list[dict]]]) -> str:
         parts += [f'<p class="book-pdf-question">{i["question"]}</p><div class="book-pdf-answer">{i["answer"]}</div>'
                   for i in items]
     return f'<div class="book-pdf-answers"><h1 id="{ANSWERS_ID}">{title}</h1>{"".join(parts)}</div>'
-
 
 
 def _commit() -> str:
