@@ -419,6 +419,10 @@ def shelf(lang: str) -> list[Path]:
         Path(lang) / f"{path.stem}.pdf" for path in chapters()]
 
 
+class ShelfError(RuntimeError):
+    """A chapter page whose notebook menu has not the handout's items shelve() shows or hides."""
+
+
 # A chapter page's notebook menu offers the chapter's handout (book/_templates/notebooks-menu.html): a heading item
 # and a download item, hidden while the site has no handout of that chapter.
 HANDOUT_ITEMS = re.compile(r'<li(?: hidden)?(?= class="notebooks-group notebooks-pdf")'
@@ -448,7 +452,7 @@ def shelve(site: Path, built: Path = OUT) -> frozenset[str]:
             text = page.read_text(encoding="utf-8")
             shown, count = HANDOUT_ITEMS.subn("<li" if f"{lang}/pdf/{path.stem}.pdf" in there else "<li hidden", text)
             if count != 2:
-                raise RuntimeError(f"{page}: {count} of the notebook menu's 2 handout items found "
+                raise ShelfError(f"{page}: {count} of the notebook menu's 2 handout items found "
                                    "(book/_templates/notebooks-menu.html: notebooks-pdf, notebooks-pdf-download)")
             if shown != text:
                 page.write_text(shown, encoding="utf-8")

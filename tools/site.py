@@ -449,7 +449,7 @@ def front_door(site: Path) -> None:
         if site_url:
             (site / "sitemap.xml").write_text(landing.sitemap(site, site_url), encoding="utf-8")
             (site / "robots.txt").write_text(landing.robots(site_url), encoding="utf-8")
-    except landing.LandingError as e:
+    except (landing.LandingError, pdf.ShelfError) as e:
         raise SiteError(str(e)) from None
 
 
