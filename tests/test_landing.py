@@ -274,3 +274,15 @@ def test_korean_guide_names_the_result_keys_the_csv_holds():
     for key in ("correct", "not yet", "not attempted", "error", "did not run"):
         assert f"{WORDS['ko'][key]}(`{key}`" in grading, f"name «{WORDS['ko'][key]}» with its CSV key `{key}`"
     assert "(`invalid`)" in grading
+
+
+def test_a_chapter_page_without_the_handout_items_is_refused_by_name(tmp_path):
+    """The PDF shelf shows or hides the chapter menu's two handout items (book/_templates/notebooks-menu.html); a
+    page without them (the template changed) is refused with the page and the template named."""
+    from tools import pdf
+
+    page = tmp_path / "en" / f"{toc_chapters()[0]}.html"
+    page.parent.mkdir(parents=True)
+    page.write_text('<ul><li class="notebooks-group notebooks-student">x</li></ul>', encoding="utf-8")
+    with pytest.raises(pdf.ShelfError, match=r"0 of the notebook menu's 2 handout items.*notebooks-menu\.html"):
+        pdf.shelve(tmp_path, built=tmp_path / "none")
