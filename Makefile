@@ -10,7 +10,7 @@
 #   make audit      Lighthouse scores of the built site (landing page and every chapter page; PAGES=ko/07_cost.html)
 #   make lint       ruff over the tools, the tests and the notebooks' code
 #   make colab-venv .venv-colab with Colab's versions (requirements-colab.txt), for the Colab-faithful test
-#   make pdf        the PDF edition, both languages, and one handout per chapter, into _build/pdf/
+#   make pdf        the PDF edition, both languages, and one handout per chapter, into _build/pdf/ and the site
 #   make grade      grade students' notebooks: make grade CHAPTER=03 SUBMISSIONS=folder [LANG=ko] [OUT=dir] [POINTS=..]
 #   make lab        open the notebooks in JupyterLab on the book's environment (installs requirements-lab.txt)
 #   make clean      remove _build (keeps .venv and node_modules)
@@ -120,11 +120,14 @@ site-and-pdf: setup
 	$(PY) -m tools.site build
 	$(PY) -m tools.pdf --skip-without-browser
 
+# The site links the PDFs it has (those of the last `make pdf`, which `make book` keeps), and none before that.
 serve:
 	@test -f _build/html/index.html || { echo "error: no site in _build/html yet; run 'make book' first"; exit 1; }
+	@compgen -G "_build/html/*/pdf/*.pdf" >/dev/null || echo "note: no PDF edition in this site yet, so none is linked; 'make pdf' prints it"
 	$(PY) -m http.server --bind 127.0.0.1 --directory _build/html $(PORT)
 
-# The PDF edition (tools/pdf.py): printed from the built site with Debian's chromium, into _build/pdf/
+# The PDF edition (tools/pdf.py): printed from the built site with Debian's chromium, into _build/pdf/ and the
+# site's <lang>/pdf/, and the landing page written again to link them
 pdf: book
 	$(PY) -m tools.pdf
 

@@ -55,7 +55,8 @@ def site_pages() -> list[str]:
 @pytest.mark.parametrize("lang", LANGS)
 def test_landing_page_lists_the_chapters_of_the_toc_with_their_heads_times(lang):
     """In each language: the chapters of _toc.yml in order, each titled as its source's heading, with the time
-    its head states, its line of book/landing.yml, its page, its two notebooks in Colab and its PDF handout."""
+    its head states, its line of book/landing.yml, its page, its two notebooks in Colab and its PDF handout when the
+    site has it (make pdf printed it; test_landing_page_links_the_pdfs_the_site_has)."""
     block = soup(SITE / "index.html").select_one(f"div.only-{lang}[lang={lang}]")
     assert block is not None, f"no {lang} part on the landing page"
     items = block.select("ol.chapters > li")
@@ -70,7 +71,7 @@ def test_landing_page_lists_the_chapters_of_the_toc_with_their_heads_times(lang)
         assert li.p.get_text() == lines[stem][lang].replace("`", ""), stem
         hrefs = [a["href"] for a in li.find_all("a")]
         assert f"{colab}student/{lang}/{stem}.ipynb" in hrefs and f"{colab}notebooks/{lang}/{stem}.ipynb" in hrefs
-        assert f"{lang}/pdf/{stem}.pdf" in hrefs
+        assert (f"{lang}/pdf/{stem}.pdf" in hrefs) == (SITE / lang / "pdf" / f"{stem}.pdf").is_file(), stem
         assert (SITE / lang / f"{stem}.html").is_file()
 
 
@@ -93,10 +94,58 @@ def test_landing_page_remembers_the_language_and_keeps_korean_words_whole():
     assert re.search(r":lang\(ko\)\s*{\s*word-break:\s*keep-all;\s*overflow-wrap:\s*break-word;", style)
     # light: no file of its own to wait for but the icon; every address it loads is on the site
     assert not doc.find_all("link", rel="stylesheet") and not doc.find_all("script", src=True)
-    for a in doc.select("a[href]"):
+    for a in doc.select("a[href]"):  # the PDFs too: linked only when the site has them
         href = a["href"]
-        if not re.match(r"^https?://", href) and "/pdf/" not in href:  # the PDF exists after make pdf
+        if not re.match(r"^https?://", href):
             assert (SITE / unquote(href.split("#")[0])).is_file(), href
+
+
+def test_landing_page_links_the_pdfs_the_site_has(tmp_path):
+    """`make book` carries the PDFs of the last `make pdf` into the site it builds (tools/pdf.py's shelve), and the
+    landing page links those only: before any `make pdf` it links none and says how to make them; after it, both
+    books and every chapter's handout; a handout missing is not linked, a PDF of a chapter gone is not carried. A
+    chapter page's menu offers its handout only when the site has it."""
+    from tools import pdf
+
+    stems = toc_chapters()
+    built = tmp_path / "pdf"
+    for lang in LANGS:
+        (built / lang).mkdir(parents=True)
+        for edition in ("", "-student"):
+            (built / f"attention-step-by-step-{lang}{edition}.pdf").write_bytes(b"%PDF-1.4 book")
+        for stem in stems[1:]:  # the first chapter's handout missing
+            (built / lang / f"{stem}.pdf").write_bytes(b"%PDF-1.4 " + stem.encode())
+        (built / lang / "99_gone.pdf").write_bytes(b"%PDF-1.4 old")
+    site = tmp_path / "site"
+    pages = [site / lang / f"{stem}.html" for lang in LANGS for stem in stems[:2]]
+    for page in pages:  # chapter pages as make book built them
+        page.parent.mkdir(parents=True, exist_ok=True)
+        page.write_text((SITE / page.relative_to(site)).read_text(encoding="utf-8"), encoding="utf-8")
+
+    def menu(page):  # the handout's two items of the chapter's notebook menu (the menu alone is parsed: quick)
+        text = page.read_text(encoding="utf-8")
+        start = text.index("dropdown-notebooks")
+        return BeautifulSoup(text[text.rindex("<", 0, start):text.index("</ul>", start) + 5], "html.parser").select(
+            "li.notebooks-pdf, li:has(> a.notebooks-pdf-download)")
+
+    assert pdf.shelve(site, built=tmp_path / "nothing") == frozenset()
+    for page in pages:
+        assert [li.has_attr("hidden") for li in menu(page)] == [True, True], page
+    none = BeautifulSoup(landing.landing_page(pdfs=frozenset()), "html.parser")
+    assert not [a["href"] for a in none.select("a[href]") if "/pdf/" in a["href"]]
+    assert "make pdf" in none.select_one("div.only-en").get_text() and "make pdf" in none.select_one("div.only-ko").get_text()
+    shelved = pdf.shelve(site, built=built)
+    for lang in LANGS:
+        assert sorted(p.name for p in (site / lang / "pdf").iterdir()) == sorted(
+            [f"attention-step-by-step-{lang}.pdf", f"attention-step-by-step-{lang}-student.pdf"]
+            + [f"{stem}.pdf" for stem in stems[1:]])
+        assert (site / lang / "pdf" / f"{stems[1]}.pdf").read_bytes() == b"%PDF-1.4 " + stems[1].encode()
+    for page in pages:  # the first chapter's handout missing
+        assert [li.has_attr("hidden") for li in menu(page)] == [page.stem == stems[0]] * 2, page
+    doc = BeautifulSoup(landing.landing_page(pdfs=shelved), "html.parser")
+    for lang in LANGS:
+        hrefs = {a["href"] for a in doc.select(f"div.only-{lang} a[href]") if "/pdf/" in a["href"]}
+        assert hrefs == {f"{lang}/pdf/{p.name}" for p in (site / lang / "pdf").iterdir()}
 
 
 def meta(doc: BeautifulSoup, key: str) -> str | None:
@@ -225,3 +274,15 @@ def test_korean_guide_names_the_result_keys_the_csv_holds():
     for key in ("correct", "not yet", "not attempted", "error", "did not run"):
         assert f"{WORDS['ko'][key]}(`{key}`" in grading, f"name «{WORDS['ko'][key]}» with its CSV key `{key}`"
     assert "(`invalid`)" in grading
+
+
+def test_a_chapter_page_without_the_handout_items_is_refused_by_name(tmp_path):
+    """The PDF shelf shows or hides the chapter menu's two handout items (book/_templates/notebooks-menu.html); a
+    page without them (the template changed) is refused with the page and the template named."""
+    from tools import pdf
+
+    page = tmp_path / "en" / f"{toc_chapters()[0]}.html"
+    page.parent.mkdir(parents=True)
+    page.write_text('<ul><li class="notebooks-group notebooks-student">x</li></ul>', encoding="utf-8")
+    with pytest.raises(pdf.ShelfError, match=r"0 of the notebook menu's 2 handout items.*notebooks-menu\.html"):
+        pdf.shelve(tmp_path, built=tmp_path / "none")

@@ -178,6 +178,10 @@ def test_chapter_page_offers_its_student_and_full_notebooks(stem, lang):
     assert handout["href"] == f"pdf/{stem}.pdf", f"{lang}/{stem}: {handout['href']}"
     if (ROOT / "_build" / "pdf" / "report.json").is_file():  # make test prints the PDF before the tests
         assert (SITE / lang / "pdf" / f"{stem}.pdf").is_file(), f"{lang}/{stem}: its handout is not in the site"
+    # offered only when the site has it (tools/pdf.py's shelve; make book before any make pdf has none)
+    has = (SITE / lang / "pdf" / f"{stem}.pdf").is_file()
+    for item in (handout.find_parent("li"), menu.select_one("li.notebooks-pdf")):
+        assert item.has_attr("hidden") != has, f"{lang}/{stem}: handout item hidden={item.has_attr('hidden')}, PDF there: {has}"
     for (kind, folder), name in zip((("student", "student"), ("full", "notebooks")), names, strict=True):
         source = ROOT / folder / lang / f"{stem}.ipynb"
         assert source.is_file(), f"{source.relative_to(ROOT)} is missing: run 'make execute' / 'make student'"

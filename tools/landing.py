@@ -144,22 +144,47 @@ def site_settings() -> dict:
             "colab": colab_base(root) or ""}
 
 
-def chapter_list(lang: str, colab: str) -> str:
+def chapter_list(lang: str, colab: str, pdfs: frozenset[str] = frozenset()) -> str:
+    """The chapters in `lang`; a chapter's PDF handout is linked when the site has it (`pdfs`: see pdf_ways)."""
     words = {"ko": ("Colab에서 열기:", "학생용 노트북", "전체 노트북(풀이 포함)", "PDF 유인물"),
              "en": ("Open in Colab:", "student notebook", "full notebook", "PDF handout")}[lang]
     items = []
     for c in chapters(lang):
         colab_links = (f'<p class="meta">{words[0]} <a href="{colab}student/{lang}/{c["stem"]}.ipynb">{words[1]}</a> · '
                        f'<a href="{colab}notebooks/{lang}/{c["stem"]}.ipynb">{words[2]}</a></p>') if colab else ""
+        handout = f'{lang}/pdf/{c["stem"]}.pdf'
         items.append(f'<li><h3><a href="{lang}/{c["stem"]}.html" hreflang="{lang}">{html.escape(c["title"])}</a></h3>'
                      f'<p>{inline_html(c["line"])}</p>'
-                     f'<p class="meta"><span class="time">{html.escape(c["time"])}</span> · '
-                     f'<a href="{lang}/pdf/{c["stem"]}.pdf">{words[3]}</a></p>{colab_links}</li>')
+                     f'<p class="meta"><span class="time">{html.escape(c["time"])}</span>'
+                     + (f' · <a href="{handout}">{words[3]}</a>' if handout in pdfs else "")
+                     + f'</p>{colab_links}</li>')
     return "\n".join(items)
 
 
-def landing_page(social: dict[str, str] | None = None) -> str:
-    """The landing page's HTML (see the module's docstring)."""
+# The landing page's line on the PDF edition: its two books when the site has them, else how to make them (the
+# site as `make book` builds it has the PDFs of the last `make pdf`, if any: tools/pdf.py, shelve()).
+PDF_WAYS = {
+    "ko": ('<li><strong>PDF로</strong>: <a href="{full}">풀이를 부록으로 담은 책 전체</a>, <a href="{student}">풀이를 뺀 '
+           '학생용 판</a>, 그리고 장마다 풀이 없는 유인물이 있습니다. 어느 PDF든 ‘스스로 확인하기’의 답을 맨 뒤에 실었습니다.</li>',
+           '<li><strong>PDF로</strong>: 이 사이트에는 아직 없습니다. 저장소에서 <code>make pdf</code>를 실행하면 만들어 '
+           '이 사이트에 넣습니다.</li>'),
+    "en": ('<li><strong>As a PDF</strong>: <a href="{full}">the whole book with the solutions in an appendix</a>, '
+           '<a href="{student}">the student edition without them</a>, and a handout without solutions for each chapter. '
+           'Each gives the answers to “Check yourself” at its end.</li>',
+           '<li><strong>As a PDF</strong>: not in this copy of the site yet; <code>make pdf</code> in the repository '
+           'prints it and puts it here.</li>'),
+}
+
+
+def pdf_ways(lang: str, pdfs: frozenset[str]) -> str:
+    full, student = (f"{lang}/pdf/attention-step-by-step-{lang}{e}.pdf" for e in ("", "-student"))
+    linked, missing = PDF_WAYS[lang]
+    return "        " + (linked.format(full=full, student=student) if {full, student} <= pdfs else missing)
+
+
+def landing_page(social: dict[str, str] | None = None, pdfs: frozenset[str] = frozenset()) -> str:
+    """The landing page's HTML (see the module's docstring). `pdfs`: the PDF files the site has, as addresses from
+    its root ("ko/pdf/attention-step-by-step-ko.pdf"); only those are linked."""
     s = site_settings()
     langs = s["root"]["languages"]
     values = {"site_url": html.escape(s["site_url"]), "repo": html.escape(s["repo"]),
@@ -170,7 +195,8 @@ def landing_page(social: dict[str, str] | None = None) -> str:
         width, height = svg_size(svg)
         values[f"figure_{lang}"] = (f'<img src="landing-{lang}.svg" width="{width}" height="{height}" loading="lazy" '
                                     f'decoding="async" alt="{html.escape(alt)}">')
-        values[f"chapters_{lang}"] = chapter_list(lang, s["colab"])
+        values[f"chapters_{lang}"] = chapter_list(lang, s["colab"], pdfs)
+        values[f"pdf_{lang}"] = pdf_ways(lang, pdfs)
         values[f"title_{lang}"] = html.escape(langs[lang]["title"])
         values[f"description_{lang}"] = html.escape(langs[lang]["description"])
         values[f"total_{lang}"] = total_time(sum(c["minutes"] for c in chapters(lang)), lang)

@@ -2,24 +2,28 @@
 
 Route: Debian's chromium (the one the browser tests use, driven by Playwright) prints each chapter page of the
 built site with a print stylesheet of the book's own (PRINT_CSS), and pypdf puts the book together: a cover, a
-table of contents with page numbers, the chapters, the exercises' solutions in an appendix, continuous page
-numbers and bookmarks for chapters and sections. Text stays text (selectable, searchable, with its fonts
+table of contents with page numbers, the chapters, the answers of the chapters' "Check yourself" questions and
+the exercises' solutions in appendices, continuous page numbers (and page labels that say the same: i, ii, ... on
+the cover and the contents) and bookmarks for chapters and sections. Text stays text (selectable, searchable, with its fonts
 embedded, Korean included), figures stay vectors (the site's SVG), math is KaTeX's as on the site. So the PDF
 shows exactly the executed notebooks the site shows: source, then notebooks, then site, then PDF.
 
 Written to _build/pdf/ (CONTRIBUTING.md says why this route):
-  attention-step-by-step-{ko,en}.pdf           the book, with the solutions in an appendix
-  attention-step-by-step-{ko,en}-student.pdf   the book without solutions
-  {ko,en}/NN_<chapter>.pdf                     one chapter, without solutions: a class handout
+  attention-step-by-step-{ko,en}.pdf           the book, with the answers and the solutions in appendices
+  attention-step-by-step-{ko,en}-student.pdf   the book without solutions (the answers' appendix kept)
+  {ko,en}/NN_<chapter>.pdf                     one chapter, without solutions, its answers on its last page:
+                                               a class handout
   report.json                                  pages, figures, code lines too wide (must be 0), sizes, seconds
-and copied into the site, _build/html/{ko,en}/pdf/, where the landing pages link to them.
+and copied into the site, _build/html/{ko,en}/pdf/ (shelve), where the landing page links to them.
 """
 
 from __future__ import annotations
 
 import datetime
+import html
 import io
 import json
+import re
 import subprocess
 import sys
 import time
@@ -34,15 +38,23 @@ MARGIN = {"top": "16mm", "bottom": "16mm", "left": "14mm", "right": "14mm"}
 
 WORDS = {
     "ko": {"contents": "차례", "solutions": "연습 문제 풀이", "chapter_solutions": "{n}장 풀이",
+           "answers": "‘스스로 확인하기’의 답",
+           "answers_note": "답을 먼저 떠올린 다음, 맨 뒤의 ‘스스로 확인하기’의 답에서 맞춰 보세요.",
            "student": "학생용(풀이 없음)", "full": "풀이 포함", "explorer": "탐색기: 움직여 보려면 사이트나 Colab에서 여세요",
            "read": "사이트에서 읽기", "notebook": "Colab에서 노트북 열기", "student_nb": "학생용 노트북",
            "tracks": "PyTorch {torch} 기준", "built": "{date}, 커밋 {commit}"},
     "en": {"contents": "Contents", "solutions": "Solutions to the exercises", "chapter_solutions": "Chapter {n}",
+           "answers": "Answers to “Check yourself”",
+           "answers_note": "Think of your answer first, then turn to the answers at the end: Answers to “Check yourself”.",
            "student": "student edition (no solutions)", "full": "with solutions",
            "explorer": "Explorer: to move it, open this page on the site or the notebook in Colab",
            "read": "Read on the site", "notebook": "Open the notebook in Colab", "student_nb": "student notebook",
            "tracks": "follows PyTorch {torch}", "built": "{date}, commit {commit}"},
 }
+
+# A code frame (a cell's code, an output) of at most this many lines is kept on one page (PRINT_CSS): a frame
+# that moves to the next page leaves at most this much blank behind it (15 lines: a fifth of the page).
+WHOLE_LINES = 15
 
 # The site's pages, made for paper: the article alone, full width; code small enough for 88 columns (the book's
 # rule for every code line) across the text width of an A4 page, outputs wrapped rather than cut (a traceback's
@@ -67,9 +79,20 @@ h1 { break-before: page; font-size: 20pt !important; }
 h2 { font-size: 14pt !important; break-after: avoid; }
 h3 { font-size: 12pt !important; break-after: avoid; }
 figure, .cell_output img, .cell_output svg, .book-explorer { break-inside: avoid; }
+/* Code frames: one that does not fit where it starts breaks across pages, with 3 lines at least on either side;
+   a short one (WHOLE_FRAMES_JS marks it: at most WHOLE_LINES lines) moves whole to the next page. The site keeps
+   div.highlight whole but not the frame around it (div.cell_input, a traceback's div.output), which then stayed
+   behind empty down to the page's end: up to three quarters of a page, and once a whole page. */
+div.cell_input, div.cell_output, div.output, div.highlight, div[class*=highlight-] {
+  break-inside: auto !important; display: block !important; }
+pre { orphans: 3; widows: 3; }
+.book-pdf-whole, .book-pdf-whole div.highlight { break-inside: avoid !important; }
 a { color: #1a4d8f !important; text-decoration: none !important; }
 .book-pdf-links { font-size: 9pt; color: #444; margin: 0 0 1em; }
 .book-pdf-explorer-note { font-size: 9pt; color: #555; font-style: italic; margin: .3em 0 1em; }
+.book-pdf-answers h1 { display: block !important; }  /* the theme hides an h1 first of its type */
+.book-pdf-question { font-weight: 600; margin: .9em 0 .2em; break-after: avoid; }
+.book-pdf-answer p { margin: 0 0 .5em; }
 """
 
 # The appendix shows what the site folds: the solutions' dropdowns open, their code cells shown.
@@ -78,14 +101,45 @@ APPENDIX_CSS = """
 .tag_exercise-solution { display: block !important; }
 """
 
+# Run in every page before printing (chapters and appendices): which code frames are short enough to keep whole.
+WHOLE_FRAMES_JS = """
+() => document.querySelectorAll('div.cell_input, div.output, div[class*=highlight-]').forEach(frame => {
+  const pre = frame.querySelector('pre');
+  if (pre && !frame.parentElement.closest('.book-pdf-whole')
+      && pre.textContent.replace(/\\n$/, '').split('\\n').length <= WHOLE_LINES) frame.classList.add('book-pdf-whole');
+})
+""".replace("WHOLE_LINES", str(WHOLE_LINES))
+
 # Run in each chapter page before printing: the solutions are taken out (the full edition puts them in an
-# appendix), explorers get a line saying where to move them, links point at the published site, and the page
-# reports what the tests check (figures, code blocks wider than the text).
+# appendix), and so are the answers of "Check yourself" (the site's questions that a click opens: <details> in the
+# section labelled chNN-self-check): the questions stay, the sentence that says to click them says where the
+# answers are (the chapter's end in a handout, an appendix in a book); explorers get a line saying where to move
+# them, links point at the published site, and the page reports what the tests check (figures, code blocks wider
+# than the text).
 PREPARE_JS = """
-([site, pageUrl, explorerNote, linkLine]) => {
+([site, pageUrl, explorerNote, linkLine, answersNote]) => {
   const solutions = [];
   document.querySelectorAll('div.solution').forEach(el => { solutions.push(el.outerHTML); el.remove(); });
   document.querySelectorAll('.cell.tag_exercise-solution').forEach(el => el.remove());  // none outside them
+  const answers = [];
+  document.querySelectorAll('[id$="-self-check"]').forEach(label => {
+    const section = label.closest('section');
+    const asked = section ? [...section.querySelectorAll(':scope > details')] : [];
+    if (!asked.length) return;
+    const intro = asked[0].previousElementSibling;
+    if (!intro || intro.tagName !== 'P') throw new Error(`${label.id}: no sentence before the first question to say where the answers are`);
+    intro.textContent = answersNote;
+    intro.classList.add('book-pdf-answers-note');
+    asked.forEach(d => {
+      const summary = d.querySelector(':scope > summary');
+      const question = document.createElement('p');
+      question.className = 'book-pdf-question';
+      question.innerHTML = summary.innerHTML;
+      summary.remove();
+      answers.push({question: question.innerHTML, answer: d.innerHTML});
+      d.replaceWith(question);
+    });
+  });
   document.querySelectorAll('.book-explorer').forEach(el => {
     const note = document.createElement('p');
     note.className = 'book-pdf-explorer-note';
@@ -129,9 +183,37 @@ PREPARE_JS = """
   const title = text(article.querySelector('h1') || document.createElement('h1'));
   const pres = [...article.querySelectorAll('.cell_input pre')].filter(p => p.offsetParent !== null);
   const wide = pres.filter(p => p.scrollWidth > p.clientWidth + 1).map(p => p.textContent.split('\\n').find(l => l.length > 60) || '');
-  return {solutions, figures, sections, anchors, title, code_blocks: pres.length, too_wide: wide};
+  return {solutions, answers, figures, sections, anchors, title, code_blocks: pres.length, too_wide: wide};
 }
 """
+
+# The answers of "Check yourself" at the end of a chapter's print, on a page of their own: a handout keeps them,
+# a book leaves them out (its appendix has every chapter's). A link to the heading makes Chromium write a named
+# destination there: the first page of the answers (_sections).
+ANSWERS_JS = """
+(html) => {
+  const article = document.querySelector('article') || document.body;
+  const section = document.createElement('section');
+  section.innerHTML = html;
+  article.append(section);
+  const link = document.createElement('a');
+  link.href = '#' + section.querySelector('h1').id;
+  link.style.display = 'none';
+  article.append(link);
+}
+"""
+ANSWERS_ID = "book-pdf-answers"
+SOLUTIONS_ID = "book-pdf-solutions"
+
+
+def _answers(title: str, groups: list[tuple[str, list[dict]]]) -> str:
+    """The answers of "Check yourself" under the heading `title`: (chapter title, or "" for none, its questions)."""
+    parts = []
+    for chapter, items in groups:
+        parts.append(f"<h2>{chapter}</h2>" if chapter else "")
+        parts += [f'<p class="book-pdf-question">{i["question"]}</p><div class="book-pdf-answer">{i["answer"]}</div>'
+                  for i in items]
+    return f'<div class="book-pdf-answers"><h1 id="{ANSWERS_ID}">{title}</h1>{"".join(parts)}</div>'
 
 
 def _commit() -> str:
@@ -154,18 +236,22 @@ def _page(css: str, body: str, lang: str, title: str) -> str:
             f"<style>{css}</style></head><body>{body}</body></html>")
 
 
+# Cover, contents and page numbers. The contents' pages have the chapters' margins (a named page: the cover and the
+# numbers fill theirs edge to edge), and a thin rule leads from an entry to its page number: Chromium draws a
+# dotted one as a square per dot (200 kB of drawing a page, 60,000 squares in a book's contents).
 SIMPLE_CSS = """
 @page { size: A4; margin: 0; }
+@page contents { margin: 16mm 14mm; }
 body { font-family: 'DejaVu Sans', 'Noto Sans CJK KR', sans-serif; margin: 0; word-break: keep-all; }
-.sheet { padding: 16mm 14mm; }
+.toc { page: contents; }
 .cover { height: 297mm; box-sizing: border-box; padding: 60mm 20mm; }
 .cover h1 { font-size: 30pt; margin: 0 0 6mm; } .cover .sub { font-size: 14pt; color: #333; }
 .cover .meta { margin-top: 30mm; font-size: 11pt; color: #444; line-height: 1.7; }
-.toc h1 { font-size: 20pt; } .toc ol { list-style: none; padding: 0; margin: 0; }
+.toc h1 { font-size: 20pt; margin-top: 0; } .toc ol { list-style: none; padding: 0; margin: 0; }
 .toc li { display: flex; gap: 2mm; font-size: 10.5pt; margin: 1.2mm 0; }
 .toc li.chapter { font-weight: bold; margin-top: 4mm; font-size: 11.5pt; }
 .toc li.section { padding-left: 7mm; }
-.toc .dots { flex: 1; border-bottom: 1px dotted #999; margin-bottom: 1.2mm; }
+.toc .dots { flex: 1; border-bottom: 0.4pt solid #bbb; margin-bottom: 1.2mm; }
 .toc a { color: black; text-decoration: none; }
 .numbers div { height: 297mm; box-sizing: border-box; position: relative; page-break-after: always; }
 .numbers span { position: absolute; bottom: 8mm; width: 100%; text-align: center; font-size: 9pt; color: #555; }
@@ -194,7 +280,10 @@ class Printer:
             page.add_style_tag(content=PRINT_CSS)
             page.emulate_media(media="print")
             page.evaluate("document.fonts.ready.then(() => null)")  # the print sizes' glyphs, if any came late
-            found = page.evaluate(PREPARE_JS, [site, path.as_uri(), words["explorer"], link_line])
+            found = page.evaluate(PREPARE_JS, [site, path.as_uri(), words["explorer"], link_line, words["answers_note"]])
+            if found["answers"]:
+                page.evaluate(ANSWERS_JS, _answers(words["answers"], [("", found["answers"])]))
+            page.evaluate(WHOLE_FRAMES_JS)
             title = found["title"] or page.title()
             page.evaluate("t => { document.title = t; }", title)
             header = ('<div style="font-size:7.5pt;color:#666;width:100%;padding:0 14mm;text-align:right;'
@@ -324,6 +413,52 @@ def _number_pages(printer: Printer, count: int) -> bytes:
     return printer.html(_page(SIMPLE_CSS, f'<div class="numbers">{body}</div>', "en", "numbers"))
 
 
+def shelf(lang: str) -> list[Path]:
+    """A language's PDF files, as the build writes them (relative to OUT): the two books, one handout a chapter."""
+    return [Path(f"attention-step-by-step-{lang}{e}.pdf") for e in ("", "-student")] + [
+        Path(lang) / f"{path.stem}.pdf" for path in chapters()]
+
+
+class ShelfError(RuntimeError):
+    """A chapter page whose notebook menu has not the handout's items shelve() shows or hides."""
+
+
+# A chapter page's notebook menu offers the chapter's handout (book/_templates/notebooks-menu.html): a heading item
+# and a download item, hidden while the site has no handout of that chapter.
+HANDOUT_ITEMS = re.compile(r'<li(?: hidden)?(?= class="notebooks-group notebooks-pdf")'
+                           r'|<li(?: hidden)?(?=><a class="[^"]*\bnotebooks-pdf-download\b)')
+
+
+def shelve(site: Path, built: Path = OUT) -> frozenset[str]:
+    """Puts the PDFs that the last `make pdf` wrote into `built` in the site (<lang>/pdf/<name>), and returns the
+    addresses of those the site now has, from its root: the landing page links these only (tools/landing.py), and a
+    chapter page's menu offers its handout only when the site has it. `make book` (tools/site.py) calls it too, so
+    that a site rebuilt keeps the PDF edition already printed; one the chapters no longer have is left behind."""
+    import shutil
+
+    there = set()
+    for lang in LANGS:
+        for name in shelf(lang):
+            source, target = built / name, site / lang / "pdf" / name.name
+            if source.is_file():
+                target.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(source, target)
+            if target.is_file():
+                there.add(f"{lang}/pdf/{name.name}")
+        for path in chapters():
+            page = site / lang / f"{path.stem}.html"
+            if not page.is_file():
+                continue
+            text = page.read_text(encoding="utf-8")
+            shown, count = HANDOUT_ITEMS.subn("<li" if f"{lang}/pdf/{path.stem}.pdf" in there else "<li hidden", text)
+            if count != 2:
+                raise ShelfError(f"{page}: {count} of the notebook menu's 2 handout items found "
+                                   "(book/_templates/notebooks-menu.html: notebooks-pdf, notebooks-pdf-download)")
+            if shown != text:
+                page.write_text(shown, encoding="utf-8")
+    return frozenset(there)
+
+
 def build(html_dir: Path = HTML, out: Path = OUT) -> dict:
     """Both languages at once, each in a process of its own with its own chromium (two cores: the book took
     86 s one language after the other). The editions' date is taken once, so both carry the same."""
@@ -342,14 +477,12 @@ def build(html_dir: Path = HTML, out: Path = OUT) -> dict:
                              [today] * len(LANGS)):
             report["editions"].update(part["editions"])
             report["chapters"].update(part["chapters"])
-    # the site links to them (its landing pages), and GitHub Pages publishes _build/html as it is
-    import shutil
+    # the site links to them (its landing page, written again to link them all), and GitHub Pages publishes
+    # _build/html as it is
+    from tools import landing
 
-    for lang in LANGS:
-        shelf = html_dir / lang / "pdf"
-        shelf.mkdir(exist_ok=True)
-        for pdf in [*out.glob(f"attention-step-by-step-{lang}*.pdf"), *(out / lang).glob("*.pdf")]:
-            shutil.copyfile(pdf, shelf / pdf.name)
+    pdfs = shelve(html_dir, out)
+    (html_dir / "index.html").write_text(landing.landing_page(pdfs=pdfs), encoding="utf-8")
     report["seconds"] = round(time.monotonic() - start, 1)
     (out / "report.json").write_text(json.dumps(report, ensure_ascii=False, indent=1), encoding="utf-8")
     return report
@@ -367,7 +500,7 @@ def _build_language(lang: str, html_dir: Path, out: Path, today: str) -> dict:
         printer = Printer(browser)
         words = WORDS[lang]
         (out / lang).mkdir(exist_ok=True)
-        printed = []  # (stem, title, reader, sections, solutions html)
+        printed = []  # (stem, title, reader, sections, solutions html, answers, pages before the answers)
         for path in chapters():
             chapter = parse(path)
             page = html_dir / lang / f"{chapter.stem}.html"
@@ -377,34 +510,51 @@ def _build_language(lang: str, html_dir: Path, out: Path, today: str) -> dict:
                     f'<a href="{colab}">{words["notebook"]}</a> · <a href="{student}">{words["student_nb"]}</a>')
             pdf, found = printer.chapter(page, site, lang, words, line)
             reader = _read(pdf)
-            sections = _sections(reader, found["sections"], found["anchors"])
-            printed.append((chapter.stem, found["title"], reader, sections, found["solutions"]))
+            answers = found["answers"]
+            sections = _sections(reader, found["sections"] + [words["answers"]] * bool(answers),
+                                 found["anchors"] + [ANSWERS_ID] * bool(answers))
+            body = sections.pop()[1] if answers else len(reader.pages)
+            printed.append((chapter.stem, found["title"], reader, sections, found["solutions"], answers, body))
             report["chapters"][f"{lang}/{chapter.stem}"] = {
                 "title": found["title"], "pages": len(reader.pages), "figures": found["figures"],
                 "code_blocks": found["code_blocks"], "too_wide": found["too_wide"],
-                "sections": [t for t, *_ in sections], "solutions": len(found["solutions"])}
-        appendix = "".join(
-            f'<h1>{words["chapter_solutions"].format(n=int(stem[:2]))}: {title}</h1>{"".join(sols)}'
-            for stem, title, _, _, sols in printed)
-        solutions = _read(_print_appendix(printer, browser, html_dir, lang, words["solutions"], appendix))
+                "sections": [t for t, *_ in sections], "solutions": len(found["solutions"]),
+                "self_check": len(answers)}
+        # one appendix printed for both editions: the answers of "Check yourself" (every edition), then the
+        # solutions (the full edition only), from a page of their own
+        answered = [(html.escape(title), answers) for _, title, _, _, _, answers, _ in printed if answers]
+        solutions = "".join(
+            f'<h1{f" id={SOLUTIONS_ID!r}" if i == 0 else ""}>'
+            f'{words["chapter_solutions"].format(n=int(stem[:2]))}: {html.escape(title)}</h1>{"".join(sols)}'
+            for i, (stem, title, _, _, sols, _, _) in enumerate(printed))
+        appendix = _read(_print_appendix(browser, html_dir, lang, words["solutions"],
+                                         (_answers(words["answers"], answered) if answered else "") + solutions))
+        split = _sections(appendix, [words["solutions"]], [SOLUTIONS_ID])[0][1]
         # one printing of the numbers serves every book: the longest, the full edition, counts to the last
-        numbers = Numbers(_number_pages(printer, sum(len(r.pages) for _, _, r, _, _ in printed) + len(solutions.pages)))
-        for stem, title, reader, sections, _ in printed:
-            _assemble(printer, numbers, [(title, reader, sections)], out / lang / f"{stem}.pdf", title, lang, cover=None)
+        numbers = Numbers(_number_pages(printer, sum(body for *_, body in printed) + len(appendix.pages)))
+        for stem, title, reader, sections, _, answers, body in printed:
+            parts = [(title, reader, sections, (0, body))]
+            if answers:
+                parts.append((words["answers"], reader, [], (body, len(reader.pages))))
+            _assemble(printer, numbers, parts, out / lang / f"{stem}.pdf", title, lang, cover=None)
         for edition, with_solutions in (("", True), ("-student", False)):
             name = out / f"attention-step-by-step-{lang}{edition}.pdf"
             cover = _cover(info, lang, words, with_solutions, today)
-            parts = [(title, reader, sections) for _, title, reader, sections, _ in printed]
+            parts = [(title, reader, sections, (0, body)) for _, title, reader, sections, _, _, body in printed]
+            if split:
+                parts.append((words["answers"], appendix, [], (0, split)))
             if with_solutions:
-                parts.append((words["solutions"], solutions, []))
+                parts.append((words["solutions"], appendix, [], (split, len(appendix.pages))))
             pages = _assemble(printer, numbers, parts, name, info["titles"][lang], lang, cover=cover)
             report["editions"][name.name] = {"pages": pages, "bytes": name.stat().st_size}
         browser.close()
     return report
 
 
-def _print_appendix(printer: Printer, browser, html_dir: Path, lang: str, title: str, body: str) -> bytes:
-    """The solutions, printed with the site's own styles (a chapter page with its article replaced)."""
+def _print_appendix(browser, html_dir: Path, lang: str, title: str, body: str) -> bytes:
+    """The appendices (the answers of "Check yourself", the solutions), printed with the site's own styles (a
+    chapter page with its article replaced); a link to each appendix's heading makes Chromium write a named
+    destination there (_sections finds their pages)."""
     page = browser.new_page(viewport={"width": 794, "height": 1123})
     try:
         page.goto((html_dir / lang / f"{chapters()[0].stem}.html").as_uri(), wait_until="load")
@@ -414,7 +564,11 @@ def _print_appendix(printer: Printer, browser, html_dir: Path, lang: str, title:
                       " + '</article></main>'; document.title = t;"
                       " document.querySelectorAll('.toggle-hidden, .toggle').forEach(e =>"
                       " e.classList.remove('toggle-hidden', 'toggle', 'dropdown'));"
-                      " document.querySelectorAll('details').forEach(d => d.open = true); }", [title, body])
+                      " document.querySelectorAll('details').forEach(d => d.open = true);"
+                      " document.querySelectorAll('article h1[id]').forEach(h => { const a ="
+                      " document.createElement('a'); a.href = '#' + h.id; a.style.display = 'none';"
+                      " document.querySelector('article').append(a); }); }", [title, body])
+        page.evaluate(WHOLE_FRAMES_JS)
         return page.pdf(format="A4", print_background=True, outline=True, margin=MARGIN)
     finally:
         page.close()
@@ -432,34 +586,38 @@ def _cover(info: dict, lang: str, words: dict, with_solutions: bool, today: str)
 def _toc(entries: list[tuple[str, int, int]], title: str) -> str:
     items = "".join(f'<li class="{"chapter" if depth == 0 else "section"}"><span>{text}</span>'
                     f'<span class="dots"></span><span>{page}</span></li>' for text, page, depth in entries)
-    return f'<div class="sheet toc"><h1>{title}</h1><ol>{items}</ol></div>'
+    return f'<div class="toc"><h1>{title}</h1><ol>{items}</ol></div>'
 
 
-def _assemble(printer: Printer, numbers: Numbers, parts: list[tuple[str, object, list]], target: Path, title: str,
-              lang: str, cover: str | None) -> int:
-    """cover + contents + parts (title, PdfReader, sections), continuous page numbers (none on cover and
-    contents) and bookmarks; returns the number of pages."""
+def _assemble(printer: Printer, numbers: Numbers, parts: list[tuple[str, object, list, tuple[int, int]]], target: Path,
+              title: str, lang: str, cover: str | None) -> int:
+    """cover + contents + parts (title, PdfReader, sections, the reader's pages start to stop), continuous page
+    numbers (none on cover and contents) and bookmarks; returns the number of pages. The page labels a PDF viewer
+    shows are the printed numbers: i, ii, ... for the cover and the contents, then 1, 2, ... as printed."""
     from pypdf import PdfReader, PdfWriter
     from pypdf.generic import Fit
 
     writer = PdfWriter()
     if cover is not None:  # the contents' numbers are known before it is printed: they count from the first chapter
         entries, page_no = [], 1
-        for t, reader, sections in parts:
+        for t, _, sections, (start, stop) in parts:
             entries.append((t, page_no, 0))
-            entries += [(s, page_no + p, 1) for s, p, _ in sections]
-            page_no += len(reader.pages)
+            entries += [(s, page_no + p - start, 1) for s, p, _ in sections]
+            page_no += stop - start
         front = PdfReader(io.BytesIO(printer.html(
             _page(SIMPLE_CSS, cover + _toc(entries, WORDS[lang]["contents"]), lang, title))))
         writer.append(front, import_outline=False)
         writer.add_outline_item(title=WORDS[lang]["contents"], page_number=1 if len(front.pages) > 1 else 0)
     offset = len(writer.pages)
-    for t, reader, sections in parts:
+    for t, reader, sections, (start, stop) in parts:
         first = len(writer.pages)
-        writer.append(reader, import_outline=False)
+        writer.append(reader, pages=(start, stop), import_outline=False)
         parent = writer.add_outline_item(title=t, page_number=first)
         for s, p, top in sections:
-            writer.add_outline_item(title=s, page_number=first + p, parent=parent, fit=Fit.xyz(top=top))
+            writer.add_outline_item(title=s, page_number=first + p - start, parent=parent, fit=Fit.xyz(top=top))
+    if offset:
+        writer.set_page_label(0, offset - 1, style="/r", start=1)
+    writer.set_page_label(offset, len(writer.pages) - 1, style="/D", start=1)
     numbers.stamp(writer, offset)
     writer.compress_identical_objects(remove_duplicates=True, remove_unreferenced=True)
     writer.add_metadata({"/Title": title, "/Lang": lang})

@@ -35,7 +35,7 @@ from urllib.parse import quote
 
 import yaml
 
-from tools import landing
+from tools import landing, pdf
 from tools.bundle import BundleError, bundle_site
 from tools.config import ConfigError, colab_base, load_yaml
 from tools.landing import LandingError, chapter_lines, plain, social_alt
@@ -435,9 +435,11 @@ def build_one(lang: str) -> dict:
 
 def front_door(site: Path) -> None:
     """The site's root files (tools/landing.py): the landing page, its figures, the 404 page, the link cards'
-    images, sitemap.xml and robots.txt."""
+    images, sitemap.xml and robots.txt. The PDF edition of the last `make pdf` goes in too (tools/pdf.py's shelve):
+    the landing page links the PDFs the site has, and only those."""
     try:
-        (site / "index.html").write_text(landing.landing_page(), encoding="utf-8")
+        pdfs = pdf.shelve(site)
+        (site / "index.html").write_text(landing.landing_page(pdfs=pdfs), encoding="utf-8")
         for name, svg in landing.figures().items():
             (site / name).write_text(svg, encoding="utf-8")
         (site / "404.html").write_text(landing.not_found_page(), encoding="utf-8")
@@ -447,7 +449,7 @@ def front_door(site: Path) -> None:
         if site_url:
             (site / "sitemap.xml").write_text(landing.sitemap(site, site_url), encoding="utf-8")
             (site / "robots.txt").write_text(landing.robots(site_url), encoding="utf-8")
-    except landing.LandingError as e:
+    except (landing.LandingError, pdf.ShelfError) as e:
         raise SiteError(str(e)) from None
 
 
@@ -513,6 +515,9 @@ def main(argv: list[str] | None = None) -> int:
     (BUILD / "site.json").write_text(json.dumps({r["lang"]: {"seconds": round(r["seconds"], 1),
                                                              "warnings": len(r["warnings"])} for r in results}))
     print(f"site ready: open {(SITE / 'index.html').relative_to(ROOT)}, or run 'make serve' and visit http://127.0.0.1:8000/")
+    shelved = sorted(SITE.glob("*/pdf/*.pdf"))
+    print(f"PDF edition: {len(shelved)} files of the last 'make pdf' linked" if shelved
+          else "PDF edition: not built yet, so not linked ('make pdf' prints it)")
     return 0
 
 
