@@ -451,3 +451,77 @@ def test_explorer_outputs_become_html_and_a_states_file(tmp_path):
     cell["outputs"][0]["data"] = {site.EXPLORER_MIME: explorer}
     with pytest.raises(site.SiteError, match=r"99_x \(ko\) cell 99-001: an explorer's figure needs alt text"):
         site.explorer_outputs({"cells": [cell]}, "99_x", "ko", tmp_path)
+
+
+# A reader's search for a chapter's subject, in each language, and the chapter it must rank first (the search
+# page's own scripts and index, run in node: book/_ext/book_search.py ranks the results). Every chapter of
+# _toc.yml needs a row in each language; a row for a chapter not in _toc.yml is not run.
+SEARCH_RANKS = [
+    ("en", "dict lookup", "01_dict_to_attention"),
+    ("en", "Q K V", "02_qkv_projection"),
+    ("en", "split vs chunk", "03_split_vs_chunk"),
+    ("en", "view and transpose", "04_heads_view_transpose"),
+    ("en", "scaled dot-product attention", "05_scaled_dot_product"),
+    ("en", "scaled dot product attention", "05_scaled_dot_product"),
+    ("en", "multi head attention", "06_multi_head_attention"),
+    ("en", "multi-head attention", "06_multi_head_attention"),
+    ("en", "multihead attention", "06_multi_head_attention"),
+    ("en", "attention memory cost", "07_cost"),
+    ("en", "flash attention", "07_cost"),
+    ("en", "GPT-2 attention", "08_real_models"),
+    ("en", "RoPE positions", "09_positions"),
+    ("en", "batched decoding", "09_positions"),
+    ("en", "multi-head latent attention", "10_todays_models"),
+    ("en", "RoPE scaling", "10_todays_models"),
+    ("en", "paged KV cache", "11_serving"),
+    ("en", "continuous batching", "11_serving"),
+    ("ko", "딕셔너리 조회", "01_dict_to_attention"),
+    ("ko", "쿼리 키 밸류", "02_qkv_projection"),
+    ("ko", "split chunk", "03_split_vs_chunk"),
+    ("ko", "헤드로 나누기", "04_heads_view_transpose"),
+    ("ko", "view와 transpose", "04_heads_view_transpose"),
+    ("ko", "스케일드 내적 어텐션", "05_scaled_dot_product"),
+    ("ko", "점곱 어텐션", "05_scaled_dot_product"),
+    ("ko", "멀티헤드 어텐션", "06_multi_head_attention"),
+    ("ko", "멀티 헤드 어텐션", "06_multi_head_attention"),
+    ("ko", "어텐션 비용", "07_cost"),
+    ("ko", "플래시 어텐션", "07_cost"),
+    ("ko", "GPT-2 가중치 옮기기", "08_real_models"),
+    ("ko", "GPT-2 어텐션", "08_real_models"),
+    ("ko", "RoPE 위치", "09_positions"),
+    ("ko", "배치 생성", "09_positions"),
+    ("ko", "멀티헤드 잠재 어텐션", "10_todays_models"),
+    ("ko", "RoPE 스케일링", "10_todays_models"),
+    ("ko", "페이지 KV 캐시", "11_serving"),
+    ("ko", "연속 배칭", "11_serving"),
+]
+
+RANK_SCRIPT = """
+const fs = require("fs");
+const [folder, queries] = [process.argv[2], JSON.parse(process.argv[3])];
+globalThis._ready = () => {}; globalThis.SPHINX_HIGHLIGHT_ENABLED = false;
+globalThis.document = {getElementById: () => null};  // _performSearch empties the page's progress line
+const read = name => fs.readFileSync(folder + "/" + name, "utf-8");
+eval(read("_static/searchtools.js") + "\\n" + read("_static/language_data.js") + "\\n" + read("searchindex.js") + `
+// the search page lists the results from the end of the array (_displayNextItem pops them)
+console.log(JSON.stringify(queries.map(q => Search._performSearch(...Search._parseQuery(q)).reverse()
+  .slice(0, 3).map(r => r[0]))));`);
+"""
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_search_for_a_chapters_subject_ranks_that_chapter_first(lang, tmp_path):
+    import subprocess
+
+    from tools.landing import toc_chapters
+
+    wanted = toc_chapters()
+    rows = [(q, stem) for lg, q, stem in SEARCH_RANKS if lg == lang and stem in wanted]
+    assert not set(wanted) - {stem for _, stem in rows}, f"{lang}: chapters without a query in SEARCH_RANKS"
+    (tmp_path / "rank.js").write_text(RANK_SCRIPT, encoding="utf-8")
+    run = subprocess.run(["node", str(tmp_path / "rank.js"), str(SITE / lang), json.dumps([q for q, _ in rows])],
+                         capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0, run.stderr
+    wrong = [f"{query!r}: {found} (expected {stem} first)"
+             for (query, stem), found in zip(rows, json.loads(run.stdout), strict=True) if found[:1] != [stem]]
+    assert not wrong, f"{lang}: " + "; ".join(wrong)
