@@ -553,3 +553,24 @@ def test_about_the_book_describes_every_chapter_of_the_toc(lang):
     by_number = {stem[:2]: stem for stem in toc}
     stems = [by_number.get(d, d) for d in described]
     assert [s for s in stems if s in toc] == toc, f"book/{lang}/index.md describes {stems}; _toc.yml has {toc}"
+
+
+def test_readme_links_the_site_the_colab_notebooks_and_the_pdf():
+    """README.md links the published site, notebooks in Colab and the PDF editions: each link to the site names a
+    page or file the build makes (`make test` prints the PDF before the tests), each Colab link a notebook of this
+    repository's configured repository and branch."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    links = re.findall(r"\]\((https?://[^)\s]+)\)|<(https?://[^>\s]+)>", readme)
+    links = [a or b for a, b in links]
+    site_url = CONFIG["site_url"]
+    colab = (f"{CONFIG['launch_buttons']['colab_url']}/github/{urlsplit(CONFIG['repository']['url']).path.strip('/')}"
+             f"/blob/{CONFIG['repository']['branch']}/")
+    to_site = [u for u in links if u.startswith(site_url)]
+    to_colab = [u for u in links if u.startswith(CONFIG["launch_buttons"]["colab_url"])]
+    assert {u.removeprefix(site_url) for u in to_site} >= {"", "ko/", "en/"}, f"README.md links the site as {to_site}"
+    assert sum(u.endswith(".pdf") for u in to_site) >= 4 and to_colab, "README.md links no PDF or no Colab notebook"
+    missing = [u for u in to_site if not (SITE / u.removeprefix(site_url)).is_file()
+               and not (SITE / u.removeprefix(site_url) / "index.html").is_file()]
+    assert not missing, f"README.md links what the site does not have (run 'make pdf' for the PDF): {missing}"
+    wrong = [u for u in to_colab if not u.startswith(colab) or not (ROOT / u.removeprefix(colab)).is_file()]
+    assert not wrong, f"README.md's Colab links that open no notebook of {colab}: {wrong}"
