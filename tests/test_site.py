@@ -527,32 +527,35 @@ def test_a_search_for_a_chapters_subject_ranks_that_chapter_first(lang, tmp_path
     assert not wrong, f"{lang}: " + "; ".join(wrong)
 
 
-ABOUT_ITEM = re.compile(r"^- (?:\[(?:Chapter (\d+)|(\d+)장)\]\(ch(\d\d)\)|<a href=\"(\d\d)_(\w+)\.html\">(?:Chapter (\d+)|(\d+)장)</a>)")
+ABOUT_ITEM = re.compile(r"^- (?:\[(?:Chapter (\d+)|(\d+)장)\]\(ch(\d\d)\)|(?:Chapter (\d+)|(\d+)장)\b)")
 
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_about_the_book_describes_every_chapter_of_the_toc(lang):
-    """The book's first page says what each chapter does, one item per chapter of _toc.yml in its order, each
-    linked to its chapter (a chapter not in _toc.yml yet may be linked by its page: the site's link check
-    then holds it). It once said that the last two chapters were GPT-2's and Llama's, three chapters later."""
+    """The book's first page says what each chapter does: one item per chapter of _toc.yml, in its order, each
+    linked to its chapter (`[Chapter N](chNN)`). An item may describe a chapter not in _toc.yml yet (being
+    written), unlinked; once the chapter is in _toc.yml, its item must link it. The page once said that the last
+    two chapters were GPT-2's and Llama's, three chapters later."""
     from tools.landing import toc_chapters
 
     text = (ROOT / "book" / lang / "index.md").read_text(encoding="utf-8")
     assert "(index-chapter-by-chapter)=" in text, f"book/{lang}/index.md: no section (index-chapter-by-chapter)="
     section = text.split("(index-chapter-by-chapter)=", 1)[1].split("\n(", 1)[0]
-    items = [line for line in section.splitlines() if line.startswith("- ")]
-    described = []
-    for line in items:
-        m = ABOUT_ITEM.match(line)
-        assert m, f"book/{lang}/index.md: an item that does not start with its chapter's link: {line[:80]!r}"
-        shown = next(g for g in (m[1], m[2], m[6], m[7]) if g)
-        number = m[3] or m[4]
-        assert int(shown) == int(number), f"book/{lang}/index.md: chapter {shown}'s item links chapter {number}"
-        described.append(f"{m[4]}_{m[5]}" if m[4] else number)
     toc = toc_chapters()
-    by_number = {stem[:2]: stem for stem in toc}
-    stems = [by_number.get(d, d) for d in described]
-    assert [s for s in stems if s in toc] == toc, f"book/{lang}/index.md describes {stems}; _toc.yml has {toc}"
+    by_number = {int(stem[:2]): stem for stem in toc}
+    described = []
+    for line in (line for line in section.splitlines() if line.startswith("- ")):
+        m = ABOUT_ITEM.match(line)
+        assert m, f"book/{lang}/index.md: an item that does not start with its chapter: {line[:80]!r}"
+        number = int(m[1] or m[2] or m[4] or m[5])
+        if m[3]:
+            assert int(m[3]) == number, f"book/{lang}/index.md: chapter {number}'s item links ch{m[3]}"
+            assert number in by_number, f"book/{lang}/index.md: chapter {number} is linked but not in _toc.yml"
+        else:
+            assert number not in by_number, (f"book/{lang}/index.md: chapter {number} is in _toc.yml: link its item, "
+                                             f"[{'Chapter ' if lang == 'en' else ''}{number}{'장' if lang == 'ko' else ''}](ch{number:02d})")
+        described.append(by_number.get(number, number))
+    assert [d for d in described if d in toc] == toc, f"book/{lang}/index.md describes {described}; _toc.yml has {toc}"
 
 
 def test_readme_links_the_site_the_colab_notebooks_and_the_pdf():
