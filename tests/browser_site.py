@@ -182,7 +182,7 @@ PHONE_FACTS = """() => {
 # image's text cannot be measured (kind "raster"). Images not shown (an explorer's other states) are skipped.
 FIGURE_TEXT = r"""async () => {
   const article = document.querySelector('article.bd-article') || document.body;
-  const found = [];
+  const found = [], drawn = [];
   for (const img of article.querySelectorAll('img')) {
     const src = img.currentSrc || img.src, shown = img.getBoundingClientRect().width;
     const link = img.closest('a[href]');
@@ -191,30 +191,38 @@ FIGURE_TEXT = r"""async () => {
                   shown: Math.round(shown), kind: 'raster', min: null, text: null, texts: 0,
                   link: link ? link.getAttribute('href') : null};
     if (shown === 0) continue;
-    let svg = null;
-    if (src.startsWith('data:image/svg+xml')) svg = decodeURIComponent(src.slice(src.indexOf(',') + 1));
-    else if (/\.svg([?#]|$)/.test(src)) svg = await (await fetch(src)).text();
-    if (svg !== null) {
-      item.kind = 'svg';
-      const box = document.createElement('div');
-      box.style.cssText = `position:absolute;left:0;top:0;width:${shown}px;visibility:hidden`;
-      box.innerHTML = svg;
-      const el = box.querySelector('svg');
-      el.setAttribute('width', String(shown));
-      el.removeAttribute('height');
-      el.style.height = 'auto';
-      document.body.appendChild(box);
-      for (const t of el.querySelectorAll('text, tspan')) {
-        if (!t.textContent.trim()) continue;
-        const m = t.getScreenCTM();
-        const px = parseFloat(getComputedStyle(t).fontSize) * Math.sqrt(Math.abs(m.a * m.d - m.b * m.c));
-        item.texts += 1;
-        if (item.min === null || px < item.min) { item.min = Math.round(px * 10) / 10; item.text = t.textContent.trim().slice(0, 40); }
-      }
-      box.remove();
-    }
+    if (src.startsWith('data:image/svg+xml')) drawn.push([item, decodeURIComponent(src.slice(src.indexOf(',') + 1))]);
+    else if (/\.svg([?#]|$)/.test(src)) drawn.push([item, fetch(src).then(r => r.text())]);
     found.push(item);
   }
+  // every SVG laid out at once, in one hidden box (one layout of the page, not one per figure: a chapter page
+  // with every section laid out took seconds of CPU to lay out again for each figure)
+  const all = document.createElement('div');
+  all.style.cssText = 'position:absolute;left:0;top:0;visibility:hidden;contain:layout style';
+  for (const [item, svg] of drawn) {
+    item.kind = 'svg';
+    const box = document.createElement('div');
+    box.style.width = `${item.shown}px`;
+    box.innerHTML = await svg;
+    const el = box.querySelector('svg');
+    el.setAttribute('width', String(item.shown));
+    el.removeAttribute('height');
+    el.style.height = 'auto';
+    all.appendChild(box);
+    item.el = el;
+  }
+  document.body.appendChild(all);
+  for (const [item] of drawn) {
+    for (const t of item.el.querySelectorAll('text, tspan')) {
+      if (!t.textContent.trim()) continue;
+      const m = t.getScreenCTM();
+      const px = parseFloat(getComputedStyle(t).fontSize) * Math.sqrt(Math.abs(m.a * m.d - m.b * m.c));
+      item.texts += 1;
+      if (item.min === null || px < item.min) { item.min = Math.round(px * 10) / 10; item.text = t.textContent.trim().slice(0, 40); }
+    }
+    delete item.el;
+  }
+  all.remove();
   return found;
 }"""
 
@@ -304,6 +312,28 @@ KOREAN_BREAKS = """(options) => {
           wordBreak: getComputedStyle(article).wordBreak, overflowWrap: getComputedStyle(article).overflowWrap};
 }"""
 
+
+# At phone width: every identifier, number or Latin word in the article's tables (a run of letters, digits, _ and
+# ., such as rms_norm_eps or nn.MultiheadAttention) that sits on one line or is split across two (book.css keeps
+# a table's inline code whole; a table wider than the column scrolls in its own box).
+TABLE_WORDS = r"""() => {
+  const tables = [...document.querySelectorAll('article.bd-article table')];
+  let checked = 0; const split = [];
+  for (const table of tables) {
+    const walker = document.createTreeWalker(table, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      for (const m of node.data.matchAll(/[A-Za-z0-9_][A-Za-z0-9_.]*[A-Za-z0-9_]/g)) {
+        const range = document.createRange();
+        range.setStart(node, m.index); range.setEnd(node, m.index + m[0].length);
+        const rects = [...range.getClientRects()].filter(r => r.width > 0);
+        if (!rects.length) continue;
+        checked += 1;
+        if (new Set(rects.map(r => Math.round(r.top))).size > 1) split.push(`${m[0]} in <${node.parentElement.tagName.toLowerCase()}>`);
+      }
+    }
+  }
+  return {tables: tables.length, checked, split: split.slice(0, 10), count: split.length};
+}"""
 
 # What an explorer shows now: the key of the shown setting (set by book/assets/explorer.js), its figures
 # (the SVG text of each image) and printed text, and each control's accessible name and spoken value.
@@ -633,6 +663,7 @@ class Visitor:
             v.phone = page.evaluate(PHONE_FACTS)
             v.phone["header"] = {PHONE["width"]: page.evaluate(HEADER_FACTS)}
             v.phone["figures"] = page.evaluate(FIGURE_TEXT)
+            v.phone["tables"] = page.evaluate(TABLE_WORDS)
             stem = v.rel.replace("/", "-").removesuffix(".html")
             if v.dom.get("notebooks"):
                 self._open_student_menu(v, page, stem)

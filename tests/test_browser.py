@@ -32,9 +32,11 @@ import yaml
 from browser_site import (
     CHROMIUM,
     CHROMIUM_ARGS,
+    DESKTOP,
     INSTALL,
     KOREAN_BREAKS,
     PHONE,
+    SETTLED,
     SiteServer,
     Visitor,
     browser_missing,
@@ -241,14 +243,15 @@ def test_display_math_is_never_cut_off_on_a_phone(visitor, rel):
 TEX_WATCH = r"""(() => {
   window.__tex = [];
   window.__texFrames = 0;
+  const outside = 'script, style, pre, code, .highlight, .katex-mathml, textarea, template';
   const tex = /\\[a-zA-Z]{2,}|\$\$|\\\(|\\\[|\^\{|_\{/;
   const look = () => {
     if (!document.body) return;
-    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT, {acceptNode: n =>
-      n.parentElement.closest('script, style, pre, code, .highlight, .katex-mathml, textarea, template')
-        ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT});
+    // every text node's words first (cheap), and only for the few that look like TeX, where it sits (the
+    // selector, asked of every text node in every frame, took most of each frame at 4x slowdown)
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
     for (let n = walker.nextNode(); n; n = walker.nextNode()) {
-      if (tex.test(n.data) && n.parentElement.checkVisibility()) {
+      if (tex.test(n.data) && !n.parentElement.closest(outside) && n.parentElement.checkVisibility()) {
         window.__tex.push(`${Math.round(performance.now())} ms: ${n.data.trim().slice(0, 60)}`);
       }
     }
@@ -326,28 +329,58 @@ def test_icons_are_drawn_without_an_icon_font_or_script(visitor, rel):
 
 
 SEARCH_QUERIES = {"ko": "어텐션", "en": "attention"}
+# Each search field shown (the header's dialog, the search page's own form): where its magnifying glass ends and
+# where the query's text starts (the field's left edge, border and padding), and what the field holds.
+SEARCH_FIELDS = """() => [...document.querySelectorAll('form.bd-search')].filter(f => f.checkVisibility()).map(f => {
+  const icon = f.querySelector('.fa-magnifying-glass'), input = f.querySelector('input[name=q]');
+  const i = icon.getBoundingClientRect(), r = input.getBoundingClientRect(), s = getComputedStyle(input);
+  return {where: f.closest('dialog') ? 'dialog' : 'search page', value: input.value, width: innerWidth,
+          icon: {left: Math.round(i.left), right: i.right, width: i.width},
+          text: r.left + parseFloat(s.borderLeftWidth) + parseFloat(s.paddingLeft)};
+})"""
+
+
+def search_fields_at(page, widths) -> list[dict]:
+    """SEARCH_FIELDS at each width, the page laid out again at each."""
+    found = []
+    for width in widths:
+        page.set_viewport_size({**PHONE, "width": width} if width == PHONE["width"] else DESKTOP)
+        page.evaluate(SETTLED)
+        found += page.evaluate(SEARCH_FIELDS)
+    return found
 
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_search_still_finds_pages(visitor, lang):
     """The header's search field, on a chapter page that no longer loads the index, leads to the search page,
-    which finds the chapters."""
+    which finds the chapters. In both search fields (the dialog, the search page's form), at a laptop's width
+    and a phone's, the magnifying glass ends before the query's first letter (book.css)."""
     if not CHAPTERS or CHAPTERS[0].startswith("("):
         pytest.fail("no site")
+    query = SEARCH_QUERIES[lang]
     page = visitor.tab()
     try:
         page.goto(visitor.base + next(r for r in CHAPTERS if r.startswith(f"{lang}/")), wait_until="load")
         page.keyboard.press("Control+k")
         page.wait_for_selector("#pst-search-dialog[open] input[name=q]", timeout=5_000)
-        page.fill("#pst-search-dialog[open] input[name=q]", SEARCH_QUERIES[lang])
+        page.fill("#pst-search-dialog[open] input[name=q]", query)
+        fields = search_fields_at(page, (DESKTOP["width"], PHONE["width"]))
         with page.expect_navigation():
             page.keyboard.press("Enter")
         assert "/search.html?q=" in page.url, page.url
         page.wait_for_selector("#search-results ul.search li", timeout=20_000)
         found = page.evaluate("() => document.querySelectorAll('#search-results ul.search li').length")
+        fields += search_fields_at(page, (PHONE["width"], DESKTOP["width"]))
     finally:
         visitor.release(page)
-    assert found >= 5, f"{lang}: {found} results for {SEARCH_QUERIES[lang]!r}"
+    assert found >= 5, f"{lang}: {found} results for {query!r}"
+    assert sorted((f["where"], f["width"]) for f in fields) == sorted(
+        (where, width) for where in ("dialog", "search page") for width in (DESKTOP["width"], PHONE["width"])), fields
+    for f in fields:
+        assert f["value"] == query, f"{lang}: the {f['where']}'s field holds {f['value']!r}"
+        assert f["icon"]["width"] >= 4 and f["icon"]["right"] <= f["text"] + 0.5, (
+            f"{lang}, {f['where']} at {f['width']} px: the magnifying glass ({f['icon']}) reaches into the query, "
+            f"which starts at {f['text']:.1f} px")
 
 
 # A word and the pages that use it, whatever ending follows (Korean particles: 소프트맥스로, 소프트맥스는, ...;
@@ -379,25 +412,48 @@ def test_search_finds_a_word_whatever_follows_it(visitor, lang):
     assert not missing, f"{lang}: searching {word!r} misses {sorted(missing)} (found {sorted(set(found))})"
 
 
+# What the search page lists, per language and query: every query of a language is asked in one visit of its
+# search page (a page load, with its index, per query took a tenth of this module's time).
+SEARCHED: dict[str, dict[str, list[str]]] = {}
+LISTED = ("() => { const s = document.querySelector('#search-results p.search-summary'); "
+          "const n = s && s.textContent.match(/\\d+/); "
+          "return n && document.querySelectorAll('#search-results ul.search li').length >= Number(n[0]); }")
+PAGES_LISTED = ("() => [...document.querySelectorAll('#search-results ul.search li > a')]"
+                ".map(a => new URL(a.href).pathname.split('/').pop())")
+
+
 def search_results(visitor, lang: str, query: str) -> list[str]:
     """The pages the search page lists for a query, once it has listed them all."""
+    if query not in SEARCHED.get(lang, {}):
+        queries = [query] + [q for q in SEARCHES[lang] if q != query and q not in SEARCHED.get(lang, {})]
+        SEARCHED.setdefault(lang, {}).update(run_searches(visitor, lang, queries))
+    return SEARCHED[lang][query]
+
+
+def run_searches(visitor, lang: str, queries: list[str]) -> dict[str, list[str]]:
+    """The search page opened with the first query (?q=, as the search field sends it), then each other query
+    searched again in that page by the page's own code (Search.performSearch, what the page runs for ?q=) into
+    an emptied result area. Sphinx shows the results one by one on a timer and names the number found in its
+    summary only once all are listed: for each query, wait for a digit, then for that many list items."""
     page = visitor.tab()
+    found = {}
     try:
-        page.goto(f"{visitor.base}{lang}/search.html?q={quote(query)}", wait_until="load")
-        # the summary names the number of pages found only once every result is listed (Sphinx shows them
-        # one by one on a timer): wait for a digit, then for that many list items
-        page.wait_for_function("() => { const s = document.querySelector('#search-results p.search-summary'); "
-                               "const n = s && s.textContent.match(/\\d+/); "
-                               "return n && document.querySelectorAll('#search-results ul.search li').length "
-                               ">= Number(n[0]); }", timeout=30_000)
-        return sorted(page.evaluate("() => [...document.querySelectorAll('#search-results ul.search li > a')]"
-                                    ".map(a => new URL(a.href).pathname.split('/').pop())"))
+        page.goto(f"{visitor.base}{lang}/search.html?q={quote(queries[0])}", wait_until="load")
+        for n, query in enumerate(queries):
+            if n:
+                page.evaluate("(q) => { document.getElementById('search-results').replaceChildren(); "
+                              "Search.performSearch(q); }", query)
+            page.wait_for_function(LISTED, timeout=30_000)
+            found[query] = sorted(page.evaluate(PAGES_LISTED))
     finally:
         visitor.release(page)
+    return found
 
 
 # Words Korean readers bring from other books (book/glossary.yml's `elsewhere`), and the book's terms for them.
 OTHER_BOOKS_WORDS = [("멀티 헤드 어텐션", "멀티헤드 어텐션"), ("코잘 마스크", "인과 마스크"), ("점곱", "내적")]
+# every query this module gives the search page, per language (searched in one visit: run_searches)
+SEARCHES = {lang: [SEARCH_WORDS[lang]] + [q for pair in OTHER_BOOKS_WORDS for q in pair] * (lang == "ko") for lang in LANGS}
 
 
 @pytest.mark.parametrize("word, term", OTHER_BOOKS_WORDS)
@@ -463,6 +519,16 @@ def test_page_fits_a_phone_screen(visitor, rel):
     phone = visitor.visit(rel).phone
     assert phone["scrollWidth"] <= phone["width"], f"{rel}: {phone['scrollWidth']} px wide at {phone['width']} px"
     assert not phone["wide"], f"{rel}: content wider than the screen that does not scroll in its own box: {phone['wide']}"
+
+
+@pytest.mark.parametrize("rel", PAGES)
+def test_phone_tables_keep_identifiers_whole(visitor, rel):
+    """At 390 px no identifier, number or Latin word of a table (rms_norm_eps, nn.MultiheadAttention) is split
+    across two lines: a table keeps its code whole and scrolls sideways in its own box (book.css)."""
+    tables = visitor.visit(rel).phone.get("tables")
+    assert tables is not None, f"{rel}: the tables were not measured"
+    assert tables["checked"] > 0 or tables["tables"] == 0, f"{rel}: {tables['tables']} tables, no word measured"
+    assert tables["count"] == 0, f"{rel}: {tables['count']} words split across lines at 390 px, e.g. {tables['split']}"
 
 
 # The smallest figure text a reader must make out on a 390 px phone, in CSS px.

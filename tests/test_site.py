@@ -455,3 +455,136 @@ def test_explorer_outputs_become_html_and_a_states_file(tmp_path):
     cell["outputs"][0]["data"] = {site.EXPLORER_MIME: explorer}
     with pytest.raises(site.SiteError, match=r"99_x \(ko\) cell 99-001: an explorer's figure needs alt text"):
         site.explorer_outputs({"cells": [cell]}, "99_x", "ko", tmp_path)
+
+
+# A reader's search for a chapter's subject, in each language, and the chapter it must rank first (the search
+# page's own scripts and index, run in node: book/_ext/book_search.py ranks the results). Every chapter of
+# _toc.yml needs a row in each language; a row for a chapter not in _toc.yml is not run.
+SEARCH_RANKS = [
+    ("en", "dict lookup", "01_dict_to_attention"),
+    ("en", "Q K V", "02_qkv_projection"),
+    ("en", "split vs chunk", "03_split_vs_chunk"),
+    ("en", "view and transpose", "04_heads_view_transpose"),
+    ("en", "scaled dot-product attention", "05_scaled_dot_product"),
+    ("en", "scaled dot product attention", "05_scaled_dot_product"),
+    ("en", "multi head attention", "06_multi_head_attention"),
+    ("en", "multi-head attention", "06_multi_head_attention"),
+    ("en", "multihead attention", "06_multi_head_attention"),
+    ("en", "attention memory cost", "07_cost"),
+    ("en", "flash attention", "07_cost"),
+    ("en", "GPT-2 attention", "08_real_models"),
+    ("en", "RoPE positions", "09_positions"),
+    ("en", "batched decoding", "09_positions"),
+    ("en", "multi-head latent attention", "10_todays_models"),
+    ("en", "RoPE scaling", "10_todays_models"),
+    ("en", "paged KV cache", "11_serving"),
+    ("en", "continuous batching", "11_serving"),
+    ("ko", "딕셔너리 조회", "01_dict_to_attention"),
+    ("ko", "쿼리 키 밸류", "02_qkv_projection"),
+    ("ko", "split chunk", "03_split_vs_chunk"),
+    ("ko", "헤드로 나누기", "04_heads_view_transpose"),
+    ("ko", "view와 transpose", "04_heads_view_transpose"),
+    ("ko", "스케일드 내적 어텐션", "05_scaled_dot_product"),
+    ("ko", "점곱 어텐션", "05_scaled_dot_product"),
+    ("ko", "멀티헤드 어텐션", "06_multi_head_attention"),
+    ("ko", "멀티 헤드 어텐션", "06_multi_head_attention"),
+    ("ko", "어텐션 비용", "07_cost"),
+    ("ko", "플래시 어텐션", "07_cost"),
+    ("ko", "GPT-2 가중치 옮기기", "08_real_models"),
+    ("ko", "GPT-2 어텐션", "08_real_models"),
+    ("ko", "RoPE 위치", "09_positions"),
+    ("ko", "배치 생성", "09_positions"),
+    ("ko", "멀티헤드 잠재 어텐션", "10_todays_models"),
+    ("ko", "RoPE 스케일링", "10_todays_models"),
+    ("ko", "페이지 KV 캐시", "11_serving"),
+    ("ko", "연속 배칭", "11_serving"),
+]
+
+RANK_SCRIPT = """
+const fs = require("fs");
+const [folder, queries] = [process.argv[2], JSON.parse(process.argv[3])];
+globalThis._ready = () => {}; globalThis.SPHINX_HIGHLIGHT_ENABLED = false;
+globalThis.document = {getElementById: () => null};  // _performSearch empties the page's progress line
+const read = name => fs.readFileSync(folder + "/" + name, "utf-8");
+eval(read("_static/searchtools.js") + "\\n" + read("_static/language_data.js") + "\\n" + read("searchindex.js") + `
+// the search page lists the results from the end of the array (_displayNextItem pops them)
+console.log(JSON.stringify(queries.map(q => Search._performSearch(...Search._parseQuery(q)).reverse()
+  .slice(0, 3).map(r => r[0]))));`);
+"""
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_search_for_a_chapters_subject_ranks_that_chapter_first(lang, tmp_path):
+    import subprocess
+
+    from tools.landing import toc_chapters
+
+    wanted = toc_chapters()
+    rows = [(q, stem) for lg, q, stem in SEARCH_RANKS if lg == lang and stem in wanted]
+    assert not set(wanted) - {stem for _, stem in rows}, f"{lang}: chapters without a query in SEARCH_RANKS"
+    (tmp_path / "rank.js").write_text(RANK_SCRIPT, encoding="utf-8")
+    run = subprocess.run(["node", str(tmp_path / "rank.js"), str(SITE / lang), json.dumps([q for q, _ in rows])],
+                         capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0, run.stderr
+    wrong = [f"{query!r}: {found} (expected {stem} first)"
+             for (query, stem), found in zip(rows, json.loads(run.stdout), strict=True) if found[:1] != [stem]]
+    assert not wrong, f"{lang}: " + "; ".join(wrong)
+
+
+ABOUT_ITEM = re.compile(r"^- (?:\[(?:Chapter (\d+)|(\d+)장)\]\(ch(\d\d)\)|(?:Chapter (\d+)|(\d+)장)\b)")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_about_the_book_describes_every_chapter_of_the_toc(lang):
+    """The book's first page says what each chapter does: one item per chapter of _toc.yml, in its order, each
+    linked to its chapter (`[Chapter N](chNN)`). An item may describe a chapter not in _toc.yml yet (being
+    written), unlinked; once the chapter is in _toc.yml, its item must link it. The page once said that the last
+    two chapters were GPT-2's and Llama's, three chapters later."""
+    from tools.landing import toc_chapters
+
+    text = (ROOT / "book" / lang / "index.md").read_text(encoding="utf-8")
+    assert "(index-chapter-by-chapter)=" in text, f"book/{lang}/index.md: no section (index-chapter-by-chapter)="
+    section = text.split("(index-chapter-by-chapter)=", 1)[1].split("\n(", 1)[0]
+    toc = toc_chapters()
+    by_number = {int(stem[:2]): stem for stem in toc}
+    described = []
+    for line in (line for line in section.splitlines() if line.startswith("- ")):
+        m = ABOUT_ITEM.match(line)
+        assert m, f"book/{lang}/index.md: an item that does not start with its chapter: {line[:80]!r}"
+        number = int(m[1] or m[2] or m[4] or m[5])
+        if m[3]:
+            assert int(m[3]) == number, f"book/{lang}/index.md: chapter {number}'s item links ch{m[3]}"
+            assert number in by_number, f"book/{lang}/index.md: chapter {number} is linked but not in _toc.yml"
+        else:
+            assert number not in by_number, (f"book/{lang}/index.md: chapter {number} is in _toc.yml: link its item, "
+                                             f"[{'Chapter ' if lang == 'en' else ''}{number}{'장' if lang == 'ko' else ''}](ch{number:02d})")
+        described.append(by_number.get(number, number))
+    assert [d for d in described if d in toc] == toc, f"book/{lang}/index.md describes {described}; _toc.yml has {toc}"
+
+
+def test_readme_links_the_site_the_colab_notebooks_and_the_pdf():
+    """README.md links the published site, notebooks in Colab and the PDF editions: each link to the site names a
+    page or file the build makes (`make test` prints the PDF before the tests), each Colab link a notebook of this
+    repository's configured repository and branch."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    links = re.findall(r"\]\((https?://[^)\s]+)\)|<(https?://[^>\s]+)>", readme)
+    links = [a or b for a, b in links]
+    site_url = CONFIG["site_url"]
+    colab = (f"{CONFIG['launch_buttons']['colab_url']}/github/{urlsplit(CONFIG['repository']['url']).path.strip('/')}"
+             f"/blob/{CONFIG['repository']['branch']}/")
+    to_site = [u for u in links if u.startswith(site_url)]
+    to_colab = [u for u in links if u.startswith(CONFIG["launch_buttons"]["colab_url"])]
+    assert {u.removeprefix(site_url) for u in to_site} >= {"", "ko/", "en/"}, f"README.md links the site as {to_site}"
+    assert sum(u.endswith(".pdf") for u in to_site) >= 4 and to_colab, "README.md links no PDF or no Colab notebook"
+    missing = [u for u in to_site if not (SITE / u.removeprefix(site_url)).is_file()
+               and not (SITE / u.removeprefix(site_url) / "index.html").is_file()]
+    # without Debian's chromium `make test` prints no PDF (tools/pdf.py --skip-without-browser, as the browser
+    # tests skip): then a PDF link must at least name a book tools/pdf.py writes
+    import os
+
+    if not Path("/usr/bin/chromium").is_file() and os.environ.get("BOOK_REQUIRE_BROWSER") != "1":
+        missing = [u for u in missing if not re.fullmatch(
+            r"(ko|en)/pdf/attention-step-by-step-\1(-student)?\.pdf", u.removeprefix(site_url))]
+    assert not missing, f"README.md links what the site does not have (run 'make pdf' for the PDF): {missing}"
+    wrong = [u for u in to_colab if not u.startswith(colab) or not (ROOT / u.removeprefix(colab)).is_file()]
+    assert not wrong, f"README.md's Colab links that open no notebook of {colab}: {wrong}"
