@@ -260,6 +260,12 @@ CASES = {
          {"ko": "정렬해 읽었습니다", "en": "read sorted"}),
         ("always the last block", SLOT.format("table[-1], pos % block_size"),
          {"ko": "언제나 마지막 블록", "en": "the last block was always chosen"}),
+        ("the slot by floor division", SLOT.format("table[pos // block_size], pos // block_size"),
+         {"ko": "pos // block_size가 아니라", "en": "not pos // block_size"}),
+        ("a string", SLOT.format('f"{table[pos // block_size]}, {pos % block_size}"'),
+         {"ko": "정수 두 개의 쌍", "en": "a pair of whole numbers"}),
+        ("right, as a list of tensors", SLOT.format(
+            "[torch.tensor(table)[pos // block_size], torch.tensor(pos % block_size)]"), None),
     ],
     "ch11-ex-packed-mask": [
         ("right, with a loop", "def block_causal_mask(lengths):\n    N = sum(lengths)\n"
@@ -278,6 +284,10 @@ CASES = {
          "(seq[:, None] == seq[None, :])\n", {"ko": "대각선이 빠졌습니다", "en": "the diagonal is missing"}),
         ("floats", MASK_PREFIX + "    return (causal & (seq[:, None] == seq[None, :])).float()\n",
          {"ko": "bool이어야", "en": "must be bool"}),
+        ("the diagonal only", MASK_PREFIX + "    return torch.eye(N, dtype=torch.bool)\n",
+         {"ko": "같은 시퀀스 안에서 j <= i인 칸만", "en": "only entries with j <= i"}),
+        ("one row per sequence", MASK_PREFIX + "    return causal[:len(lengths)]\n",
+         {"ko": "모양이", "en": "expected a tensor of shape"}),
     ],
     "ch11-ex-sink": [
         ("right, by the formula", SINK.format(
@@ -295,6 +305,12 @@ CASES = {
         ("along the queries", SINK.format(
             "    return torch.cat([scores, sinks.view(1, -1, 1).expand(H, T_q, 1)], -1).softmax(-1)[..., :-1]\n"),
          {"ko": "쿼리 축을 따라", "en": "along the query axis"}),
+        ("scaled by a sigmoid", SINK.format(
+            "    return scores.softmax(dim=-1) * torch.sigmoid(-sinks).view(H, 1, 1)\n"),
+         {"ko": "소프트맥스 뒤에", "en": "after the softmax"}),
+        ("the weights summed", SINK.format(
+            "    return torch.cat([scores, sinks.view(H, 1, 1).expand(H, T_q, 1)], -1).softmax(-1)[..., :-1].sum(-1)\n"),
+         {"ko": "모양이", "en": "expected a tensor of shape"}),
         ("the sign flipped", SINK.format(
             "    return torch.cat([scores, -sinks.view(H, 1, 1).expand(H, T_q, 1)], -1).softmax(-1)[..., :-1]\n"),
          {"ko": "부호가 뒤집혔습니다", "en": "sign is flipped"}),
@@ -315,6 +331,11 @@ CASES = {
          {"ko": "합이 1이 아닙니다", "en": "do not sum to 1"}),
         ("linear in lse", MERGE.format("    return ((lses / lses.sum(0))[..., None] * outs).sum(0)\n"),
          {"ko": "lse에 비례", "en": "proportional to lse"}),
+        ("the log-sum-exp returned", MERGE.format("    return torch.logsumexp(lses, dim=0)\n"),
+         {"ko": "모양이", "en": "expected a tensor of shape"}),
+        ("the best chunk only", MERGE.format(
+            "    return outs.gather(0, lses.argmax(0)[None, :, None].expand(1, *outs.shape[1:]))[0]\n"),
+         {"ko": "lse = logsumexp", "en": "compute lse"}),
         ("the chunk axis kept", MERGE.format(
             "    return torch.softmax(lses, dim=0)[..., None] * outs\n"), {"ko": "조각 축", "en": "chunk axis"}),
     ],
