@@ -24,7 +24,7 @@ import random
 
 import pytest
 import torch
-from test_wrong_answers import definitions, run_check
+from test_wrong_answers import NO_ANSWER, definitions, run_check
 
 from tools import chapter_code
 
@@ -362,4 +362,4 @@ def test_an_empty_answer_is_not_yet_answered(label, lang):
             "ch11-ex-sink": "def weights_with_sink(scores, sinks):\n    ...\n",
             "ch11-ex-merge": "def merge_chunks(outs, lses):\n    ...\n"}[label]
     said = run_check("11", label, {"needs": (CHECK,)}, stub, lang)
-    assert {"ko": "아직 답이 없습니다", "en": "No answer yet"}[lang] in said, said
+    assert NO_ANSWER[lang] in said, said
