@@ -32,10 +32,12 @@ from tools import chapter_code
 ATOL = 1e-4    # outputs of size ~10; measured differences are below 1e-5
 WRONG = 1e-3   # ten times ATOL: what a wrong port must differ by
 MARKERS = ("import copy", "def default_inv_freq(", "def inv_freq_linear(", "def scaled_inv_freq(",
-           "def redraw_(", "def rotate_half(", "class KVCache", "class PortedAttention", "def port_settings(",
+           "def redraw_(", "def rotate_half(", "class KVCache", "class PortedAttention", "ELSEWHERE = {",
+           "def port_settings(",
            "def neox_state(", "class NormAfterRotation", "class LatentAttention", "def port_mla(",
            "class RopeOnWrongPiece", "def cache_bytes(")
-ASSIGNED = {"HUB = ": ("HUB", "CONFIGS"), "def port_mla(": ("RENAME",)}
+ASSIGNED = {"HUB = ": ("HUB", "CONFIGS"), "def port_mla(": ("RENAME", "MLA_READS"),
+            "ELSEWHERE = {": ("ELSEWHERE", "SHARED", "READS", "CODE", "ROPE_READS", "NEEDS")}
 
 pytestmark = pytest.mark.usefixtures("one_thread")  # tests/conftest.py
 
