@@ -153,11 +153,13 @@ def test_a_rope_type_not_ported_is_refused_by_name():
         chapter10()["scaled_inv_freq"](config)
 
 
-def test_port_settings_refuses_soft_capping():
+def test_port_settings_reads_soft_capping_and_refuses_a_bidirectional_mask():
     from transformers import Gemma2Config
 
     config = Gemma2Config(hidden_size=256, num_attention_heads=4, num_key_value_heads=2, head_dim=64)
-    with pytest.raises(ValueError, match="attn_logit_softcapping"):
+    assert chapter10()["port_settings"](config)["softcap"] == 50.0
+    config.use_bidirectional_attention = True
+    with pytest.raises(ValueError, match="use_bidirectional_attention = True"):
         chapter10()["port_settings"](config)
 
 
@@ -253,7 +255,7 @@ def family(name, seed):
     settings = settings_of(config, layer_idx)
     state = reference.state_dict()
     if name == "neox":
-        state = ns["neox_state"](reference, 3, 32)
+        state = ns["neox_state"](reference.state_dict(), 3, 32)
     elif name == "gptj":
         state = {k.replace("out_proj", "o_proj"): v for k, v in state.items()}
 
