@@ -220,7 +220,8 @@ def built(name):
     layer_idx = int(name.rsplit(" ", 1)[1]) if ", layer " in name else 0
     ns = chapter10()
     settings = ns["port_settings"](config, layer_idx)
-    reference = draw(module(path)(config, layer_idx), 0.08, 5)
+    # Gemma 2's weights drawn larger, so that scores come near the soft cap (50) and leaving it out shows
+    reference = draw(module(path)(config, layer_idx), 0.3 if name.startswith("Gemma 2") else 0.08, 5)
     with torch.no_grad():
         if hasattr(reference, "sinks"):
             reference.sinks.normal_(0.0, 2.0)
