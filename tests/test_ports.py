@@ -39,9 +39,23 @@ def llama32_1b():
 
 def cases():
     """name -> (config, reference class path, wrong ports: name -> changes to the settings, spread positions?)"""
-    from transformers import (CohereConfig, Gemma2Config, Gemma3TextConfig, GPTJConfig, GPTNeoXConfig,
-                              GptOssConfig, GraniteConfig, MistralConfig, Olmo2Config, Phi3Config, PhiConfig,
-                              Qwen2Config, Qwen3Config, Qwen3MoeConfig, StableLmConfig)
+    from transformers import (
+        CohereConfig,
+        Gemma2Config,
+        Gemma3TextConfig,
+        GPTJConfig,
+        GPTNeoXConfig,
+        GptOssConfig,
+        GraniteConfig,
+        MistralConfig,
+        Olmo2Config,
+        Phi3Config,
+        PhiConfig,
+        Qwen2Config,
+        Qwen3Config,
+        Qwen3MoeConfig,
+        StableLmConfig,
+    )
     ns = chapter10()
     inv = ns["default_inv_freq"]
     return {
@@ -281,7 +295,7 @@ def test_port_equals_the_module_in_float32_and_bfloat16_and_wrong_ports_fail(nam
 # --- refused by name, before a weight is made -----------------------------------------------------------
 
 def refusals():
-    from transformers import (Cohere2Config, DeepseekV3Config, LlamaConfig, Llama4TextConfig, Phi3Config)
+    from transformers import Cohere2Config, DeepseekV3Config, Llama4TextConfig, LlamaConfig, Phi3Config
     return {
         # meta-llama/Llama-4-Scout-17B-16E (text_config): chunked attention on RoPE layers, no-RoPE layers,
         # QK-norm, temperature tuning

@@ -84,7 +84,7 @@ def differ(a, b) -> float:
 # --- RoPE scaling ----------------------------------------------------------------------------------------
 
 def scaling_configs():
-    from transformers import DeepseekV3Config, GptOssConfig, GPTNeoXConfig, LlamaConfig, Qwen2Config
+    from transformers import DeepseekV3Config, GPTNeoXConfig, GptOssConfig, LlamaConfig, Qwen2Config
     return [
         # Llama 3.2 1B: head_dim 64, factor 32
         ("llama3", LlamaConfig(hidden_size=2048, num_attention_heads=32, head_dim=64,
