@@ -1,5 +1,5 @@
 """Chapter 10's checklist on published configs: each one ported equal to its model's own attention module in
-float32 and bfloat16 (wrong ports failing), or refused by name before a weight is made.
+float32, bfloat16 and float16 (wrong ports failing), or refused by name before a weight is made.
 
 Each config holds the values of the model's config.json on the Hugging Face Hub (the URL in the comment; YaRN
 blocks from the model cards where the file has none), except the sizes a proof does not depend on: the model
@@ -12,10 +12,12 @@ Tolerances: float32 outputs (size ~1-10) agree within ATOL = 1e-4 (float32 keeps
 terms in another order move the 6th). In bfloat16 (8 significant bits, a relative step of 2**-8 = 0.4%) every
 projection, the rotation and the weighted sum round their results again; the port and the module round at the
 same places but may add in other orders, so they agree within BF16 = 3% of the output's largest value (measured:
-under 1.5%). A wrong port must differ by more than WRONG = 10 x ATOL in float32.
+at most 0.51%). float16 (11 significant bits) is held to the same bound. A wrong port must differ by more than WRONG = 10 x ATOL in float32.
 """
 
 from __future__ import annotations
+
+import copy
 
 import pytest
 import torch
@@ -271,7 +273,7 @@ def inputs(config, settings, spread, dtype):
 
 
 @pytest.mark.parametrize("name", NAMES)
-def test_port_equals_the_module_in_float32_and_bfloat16_and_wrong_ports_fail(name):
+def test_port_equals_the_module_in_float32_and_half_precision_and_wrong_ports_fail(name):
     config, path, layer_idx, settings, reference, port, wrongs, spread = built(name)
     rotary = rotary_of(path, config)
     with torch.no_grad():
@@ -283,13 +285,15 @@ def test_port_equals_the_module_in_float32_and_bfloat16_and_wrong_ports_fail(nam
             for label, layer in wrongs.items():
                 worst[label] = max(worst[label], (layer(x, positions) - want).abs().max().item())
         assert all(d > WRONG for d in worst.values()), (name, worst)
-        reference, port = reference.to(torch.bfloat16), port.to(torch.bfloat16)
-        assert port.inv_freq.dtype == torch.float32    # .to(bfloat16) leaves the speeds alone
-        for x, positions, mask in inputs(config, settings, spread, torch.bfloat16):
-            want = reference_output(path, reference, rotary, config, layer_idx, x, positions, mask)
-            got = port(x, positions)
-            assert got.dtype == torch.bfloat16
-            assert (got.float() - want.float()).abs().max().item() < BF16 * want.float().abs().max().item(), name
+        for half in (torch.bfloat16, torch.float16):
+            reference_half, port_half = copy.deepcopy(reference).to(half), copy.deepcopy(port).to(half)
+            assert port_half.inv_freq.dtype == torch.float32    # .to(half) leaves the speeds alone
+            for x, positions, mask in inputs(config, settings, spread, half):
+                want = reference_output(path, reference_half, rotary, config, layer_idx, x, positions, mask)
+                got = port_half(x, positions)
+                assert got.dtype == half
+                size = want.float().abs().max().item()
+                assert (got.float() - want.float()).abs().max().item() < BF16 * size, (name, half)
 
 
 # --- refused by name, before a weight is made -----------------------------------------------------------
@@ -303,7 +307,7 @@ def refusals():
                                            head_dim=128, attention_chunk_size=8192, use_qk_norm=True,
                                            attn_temperature_tuning=True, floor_scale=8192, attn_scale=0.1,
                                            num_hidden_layers=4, no_rope_layers=[1, 1, 1, 0]),
-                          "llama4_text"),
+                          r"model_type = 'llama4_text'(.|\n)*attention_chunk_size = 8192(.|\n)*no_rope_layers"),
         # microsoft/Phi-3-mini-128k-instruct: rope_scaling longrope (short/long factors of 48)
         "Phi-3 mini 128k": (Phi3Config(hidden_size=3072, num_attention_heads=32, max_position_embeddings=131072,
                                        original_max_position_embeddings=4096, rope_parameters={
@@ -406,7 +410,7 @@ def mla_configs():
 
 
 @pytest.mark.parametrize("name", ["DeepSeek-V2-Lite", "DeepSeek-V3"])
-def test_mla_port_equals_the_module_in_float32_and_bfloat16(name):
+def test_mla_port_equals_the_module_in_float32_and_half_precision(name):
     config = eager(mla_configs()[name])
     ns = chapter10()
     kind = config.model_type
@@ -425,12 +429,14 @@ def test_mla_port_equals_the_module_in_float32_and_bfloat16(name):
         assert (port(x, positions) - want).abs().max().item() < ATOL
         assert (halves(x, positions) - want).abs().max().item() > WRONG
         assert (no_mscale(x, positions) - want).abs().max().item() > WRONG
-        reference, port = reference.to(torch.bfloat16), port.to(torch.bfloat16)
-        x, mask = x.bfloat16(), additive(torch.ones(9, 9, dtype=torch.bool).tril(), torch.bfloat16)
-        want = reference(hidden_states=x, position_embeddings=rotary(x, positions), attention_mask=mask)[0]
-        got = port(x, positions)
-        assert got.dtype == torch.bfloat16
-        assert (got.float() - want.float()).abs().max().item() < BF16 * want.float().abs().max().item()
+        for half in (torch.bfloat16, torch.float16):
+            reference_half, port_half = copy.deepcopy(reference).to(half), copy.deepcopy(port).to(half)
+            x_half, mask = x.to(half), additive(torch.ones(9, 9, dtype=torch.bool).tril(), half)
+            want = reference_half(hidden_states=x_half, position_embeddings=rotary(x_half, positions),
+                                  attention_mask=mask)[0]
+            got = port_half(x_half, positions)
+            assert got.dtype == half
+            assert (got.float() - want.float()).abs().max().item() < BF16 * want.float().abs().max().item()
 
 
 def test_mla_refuses_what_it_does_not_read():
