@@ -3,8 +3,10 @@
 The definitions are taken from notebooks/en/10_todays_models.ipynb by tools.chapter_code (their functions and
 classes only), so the tests check the book's code, not a copy of it:
 - scaled_inv_freq equals transformers' ROPE_INIT_FUNCTIONS (inv_freq within a relative 1e-6, attention_scaling
-  exactly) for linear, dynamic (several lengths), yarn (with and without mscale, partial rotary) and llama3 on
-  other published configs, and refuses a rope_type it does not port, naming the field;
+  exactly) for linear, dynamic (several lengths), yarn (with and without mscale, partial rotary, GPT-OSS's truncate
+  false, an explicit attention_factor, a null factor) and llama3 on other published configs, and refuses a
+  rope_type it does not port, naming the field (tests/test_ports.py holds the published configs of 21 more
+  layers, half precision and the refusals);
 - PortedAttention, set up by port_settings from a config, equals the attention module of Llama 3.1 (llama3
   scaling), Qwen2, Qwen3, GPT-NeoX, GPT-J, Gemma 3 (window and full layers) and Mistral (chunked prefill with a
   rolling cache) within ATOL, on other seeds, batch sizes, positions and windows, with every parameter drawn
