@@ -3,8 +3,10 @@
 The definitions are taken from notebooks/en/10_todays_models.ipynb by tools.chapter_code (their functions and
 classes only), so the tests check the book's code, not a copy of it:
 - scaled_inv_freq equals transformers' ROPE_INIT_FUNCTIONS (inv_freq within a relative 1e-6, attention_scaling
-  exactly) for linear, dynamic (several lengths), yarn (with and without mscale, partial rotary) and llama3 on
-  other published configs, and refuses a rope_type it does not port, naming the field;
+  exactly) for linear, dynamic (several lengths), yarn (with and without mscale, partial rotary, GPT-OSS's truncate
+  false, an explicit attention_factor, a null factor) and llama3 on other published configs, and refuses a
+  rope_type it does not port, naming the field (tests/test_ports.py holds the published configs of 21 more
+  layers, half precision and the refusals);
 - PortedAttention, set up by port_settings from a config, equals the attention module of Llama 3.1 (llama3
   scaling), Qwen2, Qwen3, GPT-NeoX, GPT-J, Gemma 3 (window and full layers) and Mistral (chunked prefill with a
   rolling cache) within ATOL, on other seeds, batch sizes, positions and windows, with every parameter drawn
@@ -32,10 +34,12 @@ from tools import chapter_code
 ATOL = 1e-4    # outputs of size ~10; measured differences are below 1e-5
 WRONG = 1e-3   # ten times ATOL: what a wrong port must differ by
 MARKERS = ("import copy", "def default_inv_freq(", "def inv_freq_linear(", "def scaled_inv_freq(",
-           "def redraw_(", "def rotate_half(", "class KVCache", "class PortedAttention", "def port_settings(",
+           "def redraw_(", "def rotate_half(", "class KVCache", "class PortedAttention", "ELSEWHERE = {",
+           "def port_settings(",
            "def neox_state(", "class NormAfterRotation", "class LatentAttention", "def port_mla(",
            "class RopeOnWrongPiece", "def cache_bytes(")
-ASSIGNED = {"HUB = ": ("HUB", "CONFIGS"), "def port_mla(": ("RENAME",)}
+ASSIGNED = {"HUB = ": ("HUB", "CONFIGS"), "def port_mla(": ("RENAME", "MLA_READS"),
+            "ELSEWHERE = {": ("ELSEWHERE", "SHARED", "READS", "CODE", "ROPE_READS", "NEEDS")}
 
 pytestmark = pytest.mark.usefixtures("one_thread")  # tests/conftest.py
 
@@ -82,7 +86,7 @@ def differ(a, b) -> float:
 # --- RoPE scaling ----------------------------------------------------------------------------------------
 
 def scaling_configs():
-    from transformers import DeepseekV3Config, GPTNeoXConfig, LlamaConfig, Qwen2Config
+    from transformers import DeepseekV3Config, GPTNeoXConfig, GptOssConfig, LlamaConfig, Qwen2Config
     return [
         # Llama 3.2 1B: head_dim 64, factor 32
         ("llama3", LlamaConfig(hidden_size=2048, num_attention_heads=32, head_dim=64,
@@ -115,10 +119,24 @@ def scaling_configs():
         *[("dynamic", LlamaConfig(hidden_size=4096, num_attention_heads=32, max_position_embeddings=4096,
                                   rope_parameters={"rope_type": "dynamic", "rope_theta": 10000.0, "factor": f}),
            length) for f, length in ((2.0, 100), (2.0, 4096), (2.0, 5000), (4.0, 30000))],
+        # openai/gpt-oss-20b: yarn with truncate false (the ramp's borders not rounded to whole pairs)
+        ("yarn", GptOssConfig(hidden_size=2880, num_attention_heads=64, num_key_value_heads=8, head_dim=64,
+                              max_position_embeddings=131072,
+                              rope_parameters={"rope_type": "yarn", "rope_theta": 150000.0, "factor": 32.0,
+                                               "beta_fast": 32.0, "beta_slow": 1.0, "truncate": False,
+                                               "original_max_position_embeddings": 4096}), 0),
+        # an explicit attention_factor replaces the computed one; a null factor is max_position / original
+        ("yarn", LlamaConfig(hidden_size=512, num_attention_heads=4, max_position_embeddings=65536,
+                             rope_parameters={"rope_type": "yarn", "rope_theta": 10000.0, "factor": 16.0,
+                                              "original_max_position_embeddings": 4096,
+                                              "attention_factor": 1.5}), 0),
+        ("yarn", LlamaConfig(hidden_size=512, num_attention_heads=4, max_position_embeddings=32768,
+                             rope_parameters={"rope_type": "yarn", "rope_theta": 10000.0, "factor": None,
+                                              "original_max_position_embeddings": 4096}), 0),
     ]
 
 
-@pytest.mark.parametrize("index", range(10))
+@pytest.mark.parametrize("index", range(13))
 def test_scaled_frequencies_equal_transformers(index):
     from transformers.modeling_rope_utils import ROPE_INIT_FUNCTIONS
 
@@ -151,11 +169,13 @@ def test_a_rope_type_not_ported_is_refused_by_name():
         chapter10()["scaled_inv_freq"](config)
 
 
-def test_port_settings_refuses_soft_capping():
+def test_port_settings_reads_soft_capping_and_refuses_a_bidirectional_mask():
     from transformers import Gemma2Config
 
     config = Gemma2Config(hidden_size=256, num_attention_heads=4, num_key_value_heads=2, head_dim=64)
-    with pytest.raises(ValueError, match="attn_logit_softcapping"):
+    assert chapter10()["port_settings"](config)["softcap"] == 50.0
+    config.use_bidirectional_attention = True
+    with pytest.raises(ValueError, match="use_bidirectional_attention = True"):
         chapter10()["port_settings"](config)
 
 
@@ -251,7 +271,7 @@ def family(name, seed):
     settings = settings_of(config, layer_idx)
     state = reference.state_dict()
     if name == "neox":
-        state = ns["neox_state"](reference, 3, 32)
+        state = ns["neox_state"](reference.state_dict(), 3, 32)
     elif name == "gptj":
         state = {k.replace("out_proj", "o_proj"): v for k, v in state.items()}
 
@@ -276,6 +296,7 @@ def family(name, seed):
         cos_sin = rotary(x, positions, layer_type) if name.startswith("gemma3") else rotary(x, positions)
         return reference(x, cos_sin, mask, past_key_values=cache)
 
+    run_reference.module = reference
     return config, run_reference, build({}), {k: build(v) for k, v in wrong.items()}
 
 
@@ -291,7 +312,9 @@ def test_each_family_port_equals_its_module_and_wrong_ports_fail(name, seed):
     torch.manual_seed(100 + seed)
     B, T = 3, 12
     x = torch.randn(B, T, config.hidden_size)
-    start = 5000 if name == "llama3.1" else 17      # llama3's scaling shows at long distances
+    # contiguous positions span distances of at most T - 1 wherever they start, and RoPE scores depend on distances
+    # only: llama3's scaling at long distances is proven on spread positions in tests/test_ports.py (Llama 3.2 1B)
+    start = 17
     positions = torch.arange(start, start + T).expand(B, T)
     with torch.no_grad():
         if name == "mistral":
@@ -318,13 +341,15 @@ def test_norm_after_rotation_passes_with_norm_weights_of_one():
     """Why the norm weights are drawn again: with ones, QK-norm after the rotation gives the same values."""
     config, run_reference, port, wrong = family("qwen3", 3)
     after = wrong["norm after the rotation"]
+    x, positions = torch.randn(2, 6, config.hidden_size), torch.arange(6).expand(2, 6)
     with torch.no_grad():
-        for layer in (port, after):
+        assert differ(after(x, positions), run_reference(x, positions)[0]) > WRONG   # drawn weights: it fails
+        for layer in (run_reference.module, after):
             for name, p in layer.named_parameters():
                 if "norm" in name:
                     p.fill_(1.0)
-        x, positions = torch.randn(2, 6, config.hidden_size), torch.arange(6).expand(2, 6)
-        assert differ(after(x, positions), port(x, positions)) < ATOL
+        # compared with transformers' Qwen3Attention, not with the chapter's own port
+        assert differ(after(x, positions), run_reference(x, positions)[0]) < ATOL
 
 
 # --- multi-head latent attention -------------------------------------------------------------------------
