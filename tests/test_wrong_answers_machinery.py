@@ -82,7 +82,7 @@ def undone_patches():
     try:
         yield
     finally:
-        for owner, before in zip(owners, saved):
+        for owner, before in zip(owners, saved, strict=True):
             for key in [k for k in vars(owner) if k not in before]:
                 delattr(owner, key)
             for key, value in before.items():
