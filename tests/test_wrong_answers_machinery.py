@@ -212,3 +212,23 @@ def test_a_right_answer_prints_no_trace_and_an_unanswered_one_neither():
     assert said.startswith("✅") and "Shape trace" not in said
     said = run_check("04", "ch04-ex-merge", case("04", "ch04-ex-merge"), "join_heads = None", "en")
     assert NO_ANSWER["en"] in said and "Shape trace" not in said
+
+
+def test_the_trace_serves_a_shape_message_the_check_words_itself():
+    """ch09-ex-positions words its own shape message (with shape_difference): the trace still comes, marking the
+    slice that keeps 2 tokens where the check has T_new = 1."""
+    answer = "def positions_for(real, T_new):\n    return (real.long().cumsum(-1) - 1).clamp(min=0)[:, -2:]\n"
+    said = run_check("09", "ch09-ex-positions", case("09", "ch09-ex-positions"), answer, "ko")
+    line = marked(trace_of(said))
+    assert "[](:, -2:)" in line and "크기가 2인 축이 생깁니다" in line, said
+
+
+def test_the_trace_shows_a_global_whose_product_fails():
+    """A global used instead of the argument, found by the error it leads to: the global is marked, the error
+    follows."""
+    answer = "Q_ex = torch.randn(3, 4)\ndef soft_lookup_many(Q, K, V, beta=1.0):\n" \
+             "    return torch.softmax(beta * Q_ex @ K.T, dim=-1) @ V\n"
+    said = run_check("01", "ch01-ex-many", case("01", "ch01-ex-many"), answer, "en")
+    trace = trace_of(said)
+    assert "Q_ex (3, 4) (global)" in marked(trace) and "the argument is never used" in marked(trace), said
+    assert trace[-1].strip().startswith("step 3 raised RuntimeError"), trace

@@ -162,9 +162,12 @@ def shape_difference(got, want, axes=None, sizes=None):
     names = axes.split() if isinstance(axes, str) else list(axes or [])
     names += [f"#{i}" for i in range(len(names), len(w))]
     try:
-        return _shape_effect(g, w, list(zip(names, w)), sizes)
+        said = _shape_effect(g, w, list(zip(names, w)), sizes)
     except Exception:
         return ""
+    if said and globals().get("_TRACER") is not None:
+        _TRACER.note(g, w, names, sizes, said)
+    return said
 
 
 def mask_difference(got, want, lengths=None):
@@ -839,7 +842,7 @@ def check(name, test, hint):
             #ko: 답 칸이 None, ..., 몸통이 ...뿐인 함수이면 다른 말보다 그것이 먼저입니다
             #en: an answer still None, ... or a function whose body is only ...: that first
             hint, unanswered, problem = general, True, None
-        shown = None if unanswered else tracer.shown(hint, problem)
+        shown = None if unanswered else tracer.shown(hint, problem, hint == general)
         #ko| hint = _as_sentences(hint, "ko")
         #en| hint = _as_sentences(hint, "en")
         #ko| print(f"❌ {name}: 아직 아닙니다. 힌트: {hint}")
@@ -1184,17 +1187,20 @@ class _Tracer:
     def note(self, got, want, names, sizes, said):
         #ko: 모양이 틀렸다는 말과, 그 말을 만든 텐서와 축의 이름
         #en: a wrong shape was said: the tensor it was said of, and the axes' names
-        self.request = (got, tuple(want.shape), list(names), dict(sizes or {}), str(said))
+        self.request = (got, tuple(getattr(want, "shape", want)), list(names),
+                        dict(sizes or {}), str(said))
 
-    def shown(self, hint, problem):
-        #ko: 틀린 모양을 만든 실행, 또는 오류가 난 실행을 보여 줍니다
-        #en: show the run that made the wrong shape, or the run that raised
+    def shown(self, hint, problem, generic=False):
+        #ko: 틀린 모양을 만든 실행, 또는 오류가 난 실행을 보여 줍니다. 확인 자신이 오류를
+        #ko: 냈으면 마지막 실행을, 일반 힌트뿐이면 추적이 실수를 짚을 때(전역 변수, 어느
+        #ko: 축에도 없는 크기, 오류)만 마지막 실행을 보여 줍니다
+        #en: show the run that made the wrong shape, or the run that raised; when the check
+        #en: itself raised, the last run; when only the general hint is left, the last run
+        #en: only if the trace points at the mistake (a global, a size no axis has, an error)
         try:
-            #ko: 마지막 실행이 텐서 연산의 오류로 끝났으면 그 실행을
-            #en: the last run, when it ended in an error of a tensor op
             last = self.runs[-1] if self.runs else None
             if last is not None and last.ops and last.ops[-1][4] is not None:
-                return _trace_text(last, None)
+                return _trace_text(last, None)[0]
             failed = self.failed
             if failed is not None and problem:
                 tb, frames = failed.__traceback__, set()
@@ -1203,13 +1209,25 @@ class _Tracer:
                     tb = tb.tb_next
                 for run in reversed(self.runs):
                     if run.frame in frames:
-                        return _trace_text(run, None, error=failed)
-            if self.request is None or self.request[4] not in hint:
-                return None
-            got = self.request[0]
-            for run in reversed(self.runs):
-                if any(_holds(op[3], got) for op in run.ops):
-                    return _trace_text(run, self.request)
+                        return _trace_text(run, None, error=failed)[0]
+            if self.request is not None and self.request[4] in hint:
+                got = self.request[0]
+                shape = tuple(getattr(got, "shape", got))
+                found = next((run for run in reversed(self.runs)
+                              if any(_holds(op[3], got) for op in run.ops)), None)
+                #ko: 확인이 답을 바꾼 뒤(.long() 같은) 말했으면, 같은 모양을 마지막에 낸 실행
+                #en: the check said it of a converted answer (.long()): the run that ended in
+                #en: that shape
+                found = found or next(
+                    (run for run in reversed(self.runs) if run.ops
+                     and any(tuple(t.shape) == shape
+                             for t in _tensors(run.ops[-1][3]))), None)
+                if found is not None:
+                    return _trace_text(found, self.request)[0]
+            if last is not None and (problem or generic):
+                text, kind = _trace_text(last, None)
+                if problem or kind in ("global", "odd", "error"):
+                    return text
         except Exception:
             return None
         return None
@@ -1288,6 +1306,13 @@ def _trace_names(run, request):
                 named.setdefault(name, size)
         elif isinstance(value, int) and arg in ("n_head", "n_heads", "H", "num_heads"):
             named.setdefault("H", value)
+    #ko: 모듈의 메서드이면 그 모듈의 헤드 수도
+    #en: a module's method: that module's number of heads too
+    heads = [getattr(run.frame.f_locals.get("self"), n, None)
+             for n in ("n_head", "num_heads", "n_heads")]
+    heads = [h for h in heads if isinstance(h, int)]
+    if heads:
+        named.setdefault("H", heads[0])
     if "C" in named and "H" in named and named["H"] and named["C"] % named["H"] == 0:
         named.setdefault("D", named["C"] // named["H"])
     return named
@@ -1322,13 +1347,14 @@ def _trace_text(run, request, error=None, most=12):
             #en| return f"{globals_[id(t)]} {tuple(t.shape)} (global)"
         return shape(t)
 
-    lines, mark, why, failed, error_why = [], None, "", None, ""
+    lines, mark, why, failed, error_why, kind = [], None, "", None, "", None
     used = {id(t) for op in run.ops for t in _tensors(list(op[1]) + list(op[2].values()))}
     for i, (func, a, k, out, err) in enumerate(run.ops):
         inputs = [v for v in list(a) + list(k.values())]
         tensors = [v for v in inputs if isinstance(v, torch.Tensor)]
         tensors += [t for v in inputs if isinstance(v, (tuple, list)) for t in _tensors(v)]
-        others = [_shown_arg(v) for v in list(a)[1:] if not isinstance(v, torch.Tensor)]
+        others = [_shown_arg(v) for v in list(a)[1:]
+                  if not isinstance(v, torch.Tensor) and v is not None]
         name = _op_name(func, a)
         if others and name not in ("+", "-", "*", "/", "@", "**", "&", "|"):
             name += f"({', '.join(others)})"[:28]
@@ -1344,25 +1370,28 @@ def _trace_text(run, request, error=None, most=12):
                              for _, v in run.args)
             if (mark is None and id(t) in globals_ and id(t) not in args and unused_arg
                     and t.dim() in rank_of_args):
-                #ko| mark, why = i, (f"인자가 아니라 전역 변수 {globals_[id(t)]}를 씁니다. "
+                kind = "global"
+                #ko| mark, why = i, (f"인자 대신 전역 변수를 씁니다({globals_[id(t)]}). "
                 #ko|                 "인자는 쓰이지 않았습니다")
                 #en| mark, why = i, (f"this uses the global {globals_[id(t)]}, not an argument; "
                 #en|                 "the argument is never used")
     if mark is None and named:
         sizes = set(named.values()) | {1}
-        sizes |= {a * b for a in named.values() for b in named.values()}
+        sizes |= {a * b for x, a in named.items() for y, b in named.items() if x < y}
         inputs = {int(n) for _, v in run.args if isinstance(v, torch.Tensor) for n in v.shape}
         sizes |= inputs | {n // m for n in inputs for m in named.values() if m and n % m == 0
                            and n // m <= 4}
         for i, op in enumerate(run.ops):
             odd = [int(n) for t in _tensors(op[3]) for n in t.shape if int(n) not in sizes]
             if odd and (failed is None or i < failed):
-                #ko| mark, why = i, (f"크기 {odd[0]}인 축이 생깁니다. 이 문제의 어느 축도 "
-                #ko|                 f"{odd[0]}이 아닙니다")
+                kind = "odd"
+                #ko| mark, why = i, (f"크기가 {odd[0]}인 축이 생깁니다. 이 문제에는 "
+                #ko|                 f"크기가 {odd[0]}인 축이 없습니다")
                 #en| mark, why = i, (f"an axis of size {odd[0]} appears; no axis of this "
                 #en|                 f"exercise is {odd[0]} long")
                 break
     if failed is not None and (mark is None or mark > failed):
+        kind = "error"
         #ko| mark, why = failed, f"여기서 오류: {error_why}"
         #en| mark, why = failed, f"the error is here: {error_why}"
     if mark is None and request is not None:
@@ -1370,6 +1399,9 @@ def _trace_text(run, request, error=None, most=12):
         right = [i for i, op in enumerate(run.ops)
                  if any(tuple(t.shape) == want for t in _tensors(op[3]))]
         last = next((i for i, op in enumerate(run.ops) if _holds(op[3], got)), None)
+        if last is None and run.ops and any(tuple(t.shape) == tuple(getattr(got, "shape", got))
+                                            for t in _tensors(run.ops[-1][3])):
+            last = len(run.ops) - 1
         if right and last is not None and right[-1] < last:
             made = {id(t) for t in _tensors(run.ops[right[-1]][3])}
             after = next((i for i in range(right[-1] + 1, len(run.ops))
@@ -1397,8 +1429,9 @@ def _trace_text(run, request, error=None, most=12):
         keep |= set(range(len(rows) - 2, len(rows))) if len(keep) < most else set()
         rows = [row if r in keep else None for r, row in enumerate(rows)]
     sizes_said = ", ".join(f"{k}={v}" for k, v in named.items())
-    args_said = ", ".join(f"{k} {shape(v)}" if isinstance(v, torch.Tensor) else f"{k}={v!r}"[:24]
-                          for k, v in run.args)
+    args_said = ", ".join(f"{k} {shape(v)}" if isinstance(v, torch.Tensor) else
+                          f"{k}={v!r}" if len(repr(v)) <= 16 else
+                          f"{k}={type(v).__name__}" for k, v in run.args)
     sizes_said = f" ({sizes_said})" if sizes_said else ""
     #ko| out = [f"   모양 추적: 확인의 입력으로 실행한 {run.name}({args_said}){sizes_said}:"]
     #en| out = [f"   Shape trace of {run.name}({args_said}) on the check's input{sizes_said}:"]
@@ -1428,7 +1461,7 @@ def _trace_text(run, request, error=None, most=12):
     if error is not None and failed is None:
         #ko| out.append(f"      그 뒤에 오류: {type(error).__name__}: {str(error)[:90]}")
         #en| out.append(f"      then an error: {type(error).__name__}: {str(error)[:90]}")
-    return "\n".join(out)
+    return "\n".join(out), kind
 
 
 #ko: --- 확인 셀은 언제나 이 셀의 check로 ---
@@ -1455,7 +1488,8 @@ def _keep_book_names(info=None):
 BOOK_NAMES = {name: value for name, value in globals().items()
               if getattr(getattr(value, "__code__", None), "co_filename", None)
               == _keep_book_names.__code__.co_filename}
-BOOK_NAMES.update(NotAnswered=NotAnswered, Also=Also, BadShape=BadShape)
+BOOK_NAMES.update(NotAnswered=NotAnswered, Also=Also, BadShape=BadShape, _Run=_Run,
+                  _Tracer=_Tracer, _own_comparisons=_own_comparisons)
 _book_originals()
 try:
     _shell = get_ipython()
