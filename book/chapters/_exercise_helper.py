@@ -961,10 +961,12 @@ def axes_said(label, got, names, sizes):
 
 
 def _book_originals():
-    #ko| """torch, torch.nn.functional, math와 Tensor의 속성을 처음 본 그대로 한 번 적어
-    #ko| 둡니다(준비 셀이 실행될 때). 준비 셀을 다시 실행해도 처음 적은 것을 씁니다."""
-    #en| """Note once, as first seen (when the set-up cell runs), the attributes of torch,
-    #en| torch.nn.functional, math and Tensor; running the set-up cell again keeps that note."""
+    #ko| """torch, torch.nn.functional, math와 Tensor의 속성을 처음 본 그대로 한 번
+    #ko| 적어 둡니다(준비 셀이 실행될 때). 준비 셀을 다시 실행해도 처음 적은 것을
+    #ko| 씁니다."""
+    #en| """Note once, as first seen (when the set-up cell runs), the attributes of
+    #en| torch, torch.nn.functional, math and Tensor; running the set-up cell again
+    #en| keeps that note."""
     import math
     import sys
     import types
@@ -975,10 +977,11 @@ def _book_originals():
     if getattr(stash, "saved", None) is None:
         stash = types.ModuleType("_attention_book_originals")
         #ko: Tensor에 나중에 더해진 속성(Tensor.__eq__ = ...)은 확인하는 동안 치웁니다
-        #en: attributes added to Tensor later (Tensor.__eq__ = ...) are set aside while checking
-        stash.saved = [(owner, dict(vars(owner)), added)
-                       for owner, added in ((torch, False), (torch.nn.functional, False),
-                                            (math, False), (torch.Tensor, True))]
+        #en: attributes added to Tensor later (Tensor.__eq__ = ...) are set aside while
+        #en: checking
+        owners = ((torch, False), (torch.nn.functional, False), (math, False),
+                  (torch.Tensor, True))
+        stash.saved = [(owner, dict(vars(owner)), added) for owner, added in owners]
         sys.modules[stash.__name__] = stash
     return stash.saved
 
@@ -1035,7 +1038,8 @@ def _read_names(code):
 
 
 def _is_stub(value):
-    #ko| """몸통이 ...(또는 pass, 설명 문자열)뿐인 함수이거나, 그런 메서드만 가진 클래스인가."""
+    #ko| """몸통이 ...(또는 pass, 설명 문자열)뿐인 함수이거나, 그런 메서드만 가진
+    #ko| 클래스인가."""
     #en| """A function whose body is only ... (or pass, a docstring), or a class whose own
     #en| methods are all such functions."""
     import dis
@@ -1046,9 +1050,11 @@ def _is_stub(value):
         return bool(own) and all(_is_stub(f) for f in own)
     if not isinstance(value, types.FunctionType):
         return False
+    skipped = ("RESUME", "NOP", "CACHE", "COPY_FREE_VARS", "MAKE_CELL")
     steps = [(i.opname, i.argval) for i in dis.get_instructions(value)
-             if i.opname not in ("RESUME", "NOP", "CACHE", "COPY_FREE_VARS", "MAKE_CELL")]
-    return steps in ([("RETURN_CONST", None)], [("LOAD_CONST", None), ("RETURN_VALUE", None)])
+             if i.opname not in skipped]
+    return steps in ([("RETURN_CONST", None)],
+                     [("LOAD_CONST", None), ("RETURN_VALUE", None)])
 
 
 def _unanswered(test):
@@ -1077,7 +1083,8 @@ def _unanswered(test):
 
 class _Run:
     #ko| """확인이 부른 학습자의 함수 한 번: 그 프레임, 인자, 텐서 연산들."""
-    #en| """One call of the learner's code made by a check: its frame, arguments, tensor ops."""
+    #en| """One call of the learner's code made by a check: its frame, arguments,
+    #en| tensor ops."""
 
     def __init__(self, frame):
         code = frame.f_code
@@ -1165,7 +1172,8 @@ class _Tracer:
 
         frame, call = sys._getframe(2), None
         if self.library is None:
-            self.library = {getattr(m, "__file__", None) for m in list(sys.modules.values())}
+            self.library = {getattr(m, "__file__", None)
+                            for m in list(sys.modules.values())}
         while frame is not None:
             code = frame.f_code
             if code in self.test_codes or code.co_filename == self.check_file:
@@ -1196,7 +1204,8 @@ class _Tracer:
         #ko: 축에도 없는 크기, 오류)만 마지막 실행을 보여 줍니다
         #en: show the run that made the wrong shape, or the run that raised; when the check
         #en: itself raised, the last run; when only the general hint is left, the last run
-        #en: only if the trace points at the mistake (a global, a size no axis has, an error)
+        #en: only if the trace points at the mistake (a global, a size no axis has, an
+        #en: error)
         try:
             last = self.runs[-1] if self.runs else None
             if last is not None and last.ops and last.ops[-1][4] is not None:
@@ -1215,9 +1224,10 @@ class _Tracer:
                 shape = tuple(getattr(got, "shape", got))
                 found = next((run for run in reversed(self.runs)
                               if any(_holds(op[3], got) for op in run.ops)), None)
-                #ko: 확인이 답을 바꾼 뒤(.long() 같은) 말했으면, 같은 모양을 마지막에 낸 실행
-                #en: the check said it of a converted answer (.long()): the run that ended in
-                #en: that shape
+                #ko: 확인이 답을 바꾼 뒤(정수로 바꾸는 것처럼) 말했으면, 같은 모양을
+                #ko: 마지막에 낸 실행
+                #en: the check said it of a converted answer (made integer, say): the run
+                #en: that ended in that shape
                 found = found or next(
                     (run for run in reversed(self.runs) if run.ops
                      and any(tuple(t.shape) == shape
@@ -1260,7 +1270,8 @@ def _op_name(func, args):
              "__sub__": "-", "__rsub__": "-", "__mul__": "*", "__rmul__": "*",
              "__truediv__": "/", "__rtruediv__": "/", "__neg__": "-", "__and__": "&",
              "__or__": "|", "__invert__": "~", "__pow__": "**", "__getitem__": "[]",
-             "__lt__": "<", "__le__": "<=", "__gt__": ">", "__ge__": ">=", "__eq__": "==",
+             "__lt__": "<", "__le__": "<=", "__gt__": ">", "__ge__": ">=",
+             "__eq__": "==",
              "__iadd__": "+=", "__imul__": "*="}
     return signs.get(name, name.strip("_"))
 
@@ -1348,11 +1359,13 @@ def _trace_text(run, request, error=None, most=12):
         return shape(t)
 
     lines, mark, why, failed, error_why, kind = [], None, "", None, "", None
-    used = {id(t) for op in run.ops for t in _tensors(list(op[1]) + list(op[2].values()))}
+    used = {id(t) for op in run.ops
+            for t in _tensors(list(op[1]) + list(op[2].values()))}
     for i, (func, a, k, out, err) in enumerate(run.ops):
         inputs = [v for v in list(a) + list(k.values())]
         tensors = [v for v in inputs if isinstance(v, torch.Tensor)]
-        tensors += [t for v in inputs if isinstance(v, (tuple, list)) for t in _tensors(v)]
+        tensors += [t for v in inputs if isinstance(v, (tuple, list))
+                    for t in _tensors(v)]
         others = [_shown_arg(v) for v in list(a)[1:]
                   if not isinstance(v, torch.Tensor) and v is not None]
         name = _op_name(func, a)
@@ -1360,10 +1373,12 @@ def _trace_text(run, request, error=None, most=12):
             name += f"({', '.join(others)})"[:28]
         outs = _tensors(out)
         result = ("✗" if err is not None else
-                  ", ".join(shape(t) for t in outs[:3]) + (" …" if len(outs) > 3 else ""))
+                  ", ".join(shape(t) for t in outs[:3])
+                  + (" …" if len(outs) > 3 else ""))
         lines.append((name, ", ".join(shown_input(t) for t in tensors[:3]), result))
         if err is not None and failed is None:
-            failed, error_why = i, f"{type(err).__name__}: {(str(err) or ' ').splitlines()[0][:90]}"
+            first = (str(err) or " ").splitlines()[0][:90]
+            failed, error_why = i, f"{type(err).__name__}: {first}"
         for t in tensors:
             rank_of_args = {v.dim() for _, v in run.args if isinstance(v, torch.Tensor)}
             unused_arg = any(isinstance(v, torch.Tensor) and id(v) not in used
@@ -1373,16 +1388,18 @@ def _trace_text(run, request, error=None, most=12):
                 kind = "global"
                 #ko| mark, why = i, (f"인자 대신 전역 변수를 씁니다({globals_[id(t)]}). "
                 #ko|                 "인자는 쓰이지 않았습니다")
-                #en| mark, why = i, (f"this uses the global {globals_[id(t)]}, not an argument; "
-                #en|                 "the argument is never used")
+                #en| mark, why = i, (f"this uses the global {globals_[id(t)]}, not an "
+                #en|                 "argument; the argument is never used")
     if mark is None and named:
         sizes = set(named.values()) | {1}
         sizes |= {a * b for x, a in named.items() for y, b in named.items() if x < y}
-        inputs = {int(n) for _, v in run.args if isinstance(v, torch.Tensor) for n in v.shape}
-        sizes |= inputs | {n // m for n in inputs for m in named.values() if m and n % m == 0
-                           and n // m <= 4}
+        inputs = {int(n) for _, v in run.args if isinstance(v, torch.Tensor)
+                  for n in v.shape}
+        sizes |= inputs | {n // m for n in inputs for m in named.values()
+                           if m and n % m == 0 and n // m <= 4}
         for i, op in enumerate(run.ops):
-            odd = [int(n) for t in _tensors(op[3]) for n in t.shape if int(n) not in sizes]
+            odd = [int(n) for t in _tensors(op[3]) for n in t.shape
+                   if int(n) not in sizes]
             if odd and (failed is None or i < failed):
                 kind = "odd"
                 #ko| mark, why = i, (f"크기가 {odd[0]}인 축이 생깁니다. 이 문제에는 "
@@ -1399,7 +1416,8 @@ def _trace_text(run, request, error=None, most=12):
         right = [i for i, op in enumerate(run.ops)
                  if any(tuple(t.shape) == want for t in _tensors(op[3]))]
         last = next((i for i, op in enumerate(run.ops) if _holds(op[3], got)), None)
-        if last is None and run.ops and any(tuple(t.shape) == tuple(getattr(got, "shape", got))
+        shape_got = tuple(getattr(got, "shape", got))
+        if last is None and run.ops and any(tuple(t.shape) == shape_got
                                             for t in _tensors(run.ops[-1][3])):
             last = len(run.ops) - 1
         if right and last is not None and right[-1] < last:
@@ -1434,7 +1452,8 @@ def _trace_text(run, request, error=None, most=12):
                           f"{k}={type(v).__name__}" for k, v in run.args)
     sizes_said = f" ({sizes_said})" if sizes_said else ""
     #ko| out = [f"   모양 추적: 확인의 입력으로 실행한 {run.name}({args_said}){sizes_said}:"]
-    #en| out = [f"   Shape trace of {run.name}({args_said}) on the check's input{sizes_said}:"]
+    #en| out = [f"   Shape trace of {run.name}({args_said}) on the check's input"
+    #en|        f"{sizes_said}:"]
     width = min(22, max([len(line[0]) for line in lines] + [4]))
     skipped = False
     for row in rows:
