@@ -1025,7 +1025,7 @@ class _own_comparisons:
 
 
 def _read_names(code):
-    #ko| """코드(와 그 안에 정의된 함수들)가 전역에서 읽는 이름들."""
+    #ko| """코드와 그 안에 정의된 함수들이 전역에서 읽는 이름들."""
     #en| """The global names a code object (and the functions defined in it) reads."""
     import dis
 
