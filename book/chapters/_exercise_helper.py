@@ -143,8 +143,11 @@ def shape_mistake(got, want, axes=None, sizes=None):
             effect = _shape_effect(g, w, list(zip(names, w)), sizes)
         except Exception:
             effect = ""
-        #ko| return Also(f"모양이 {w}이어야 하는데 {g}입니다. {effect}")
-        #en| return Also(f"expected shape {w}, got {g}; {effect}")
+        #ko| said = Also(f"모양이 {w}이어야 하는데 {g}입니다. {effect}")
+        #en| said = Also(f"expected shape {w}, got {g}; {effect}")
+        if globals().get("_TRACER") is not None:
+            _TRACER.note(got, want, names, sizes, said)
+        return said
     return None
 
 
@@ -159,9 +162,12 @@ def shape_difference(got, want, axes=None, sizes=None):
     names = axes.split() if isinstance(axes, str) else list(axes or [])
     names += [f"#{i}" for i in range(len(names), len(w))]
     try:
-        return _shape_effect(g, w, list(zip(names, w)), sizes)
+        said = _shape_effect(g, w, list(zip(names, w)), sizes)
     except Exception:
         return ""
+    if said and globals().get("_TRACER") is not None:
+        _TRACER.note(g, w, names, sizes, said)
+    return said
 
 
 def mask_difference(got, want, lengths=None):
@@ -353,6 +359,8 @@ def value_mistake(got, want, slips=(), axes=None, sizes=None, factors=None,
     if not isinstance(got, torch.Tensor) or got.shape != want.shape:
         tensor = isinstance(got, torch.Tensor)
         moved = tensor and _order_mistake(got, want, names, sizes)
+        if moved and globals().get("_TRACER") is not None:
+            _TRACER.note(got, want, names, sizes, moved)
         return moved or shape_mistake(got, want, names, sizes)
     kinds = {t.dtype == torch.bool or 2 * t.is_floating_point() for t in (got, want)}
     if len(kinds) > 1:
@@ -777,8 +785,10 @@ def check(name, test, hint):
     #en| A string from test is the hint for the mistake it recognised;
     #en| an Also goes before the hint."""
     problem = unanswered = None
+    general, tracer = hint, _Tracer(test)
     try:
-        result = test()
+        with _own_comparisons(), tracer:
+            result = test()
         ok = bool(result) and not isinstance(result, str)
         if isinstance(result, Also):
             hint = f"{result}{hint}"
@@ -828,6 +838,11 @@ def check(name, test, hint):
             show_why(*(base64.b64decode("".join(why[form])).decode()
                        for form in ("markdown", "plain")))
     else:
+        if not unanswered and _unanswered(test):
+            #ko: 답 칸이 None, ..., 몸통이 ...뿐인 함수이면 다른 말보다 그것이 먼저입니다
+            #en: an answer still None, ... or a function whose body is only ...: that first
+            hint, unanswered, problem = general, True, None
+        shown = None if unanswered else tracer.shown(hint, problem, hint == general)
         #ko| hint = _as_sentences(hint, "ko")
         #en| hint = _as_sentences(hint, "en")
         #ko| print(f"❌ {name}: 아직 아닙니다. 힌트: {hint}")
@@ -842,6 +857,8 @@ def check(name, test, hint):
         elif problem:
             #ko| print(f"   (확인하다가 난 오류: {problem})")
             #en| print(f"   (error while checking: {problem})")
+        if shown:
+            print(shown)
 
 
 #ko: --- 6-10장 ---
@@ -939,6 +956,533 @@ def axes_said(label, got, names, sizes):
     #en| return f"{label}: " + "; ".join(said) + ". "
 
 
+#ko: --- 확인이 기대는 비교는 확인 자신의 것 ---
+#en: --- the comparisons a check relies on are its own ---
+
+
+def _book_originals():
+    #ko| """torch, torch.nn.functional, math와 Tensor의 속성을 처음 본 그대로 한 번
+    #ko| 적어 둡니다(준비 셀이 실행될 때). 준비 셀을 다시 실행해도 처음 적은 것을
+    #ko| 씁니다."""
+    #en| """Note once, as first seen (when the set-up cell runs), the attributes of
+    #en| torch, torch.nn.functional, math and Tensor; running the set-up cell again
+    #en| keeps that note."""
+    import math
+    import sys
+    import types
+
+    import torch.nn.functional
+
+    stash = sys.modules.get("_attention_book_originals")
+    if getattr(stash, "saved", None) is None:
+        stash = types.ModuleType("_attention_book_originals")
+        #ko: Tensor에 나중에 더해진 속성(Tensor.__eq__ = ...)은 확인하는 동안 치웁니다
+        #en: attributes added to Tensor later (Tensor.__eq__ = ...) are set aside while
+        #en: checking
+        owners = ((torch, False), (torch.nn.functional, False), (math, False),
+                  (torch.Tensor, True))
+        stash.saved = [(owner, dict(vars(owner)), added) for owner, added in owners]
+        sys.modules[stash.__name__] = stash
+    return stash.saved
+
+
+class _own_comparisons:
+    #ko| """확인하는 동안 torch.allclose, torch.equal, math.isclose, Tensor.__eq__ 같은
+    #ko| 이름을 준비 셀이 본 그대로 되돌리고, 끝나면 그 전의 것을 다시 놓습니다. 노트북에서
+    #ko| 이 이름들을 바꿔도(True만 돌려주게 해도) 판정은 바뀌지 않습니다."""
+    #en| """While a check runs, put torch.allclose, torch.equal, math.isclose, Tensor.__eq__
+    #en| and the like back as the set-up cell saw them, and restore what was there after:
+    #en| patching them in the notebook (to return True, say) changes no verdict."""
+
+    def __enter__(self):
+        self.undo = []
+        missing = object()
+        self.missing = missing
+        for owner, saved, added in _book_originals():
+            now = vars(owner)
+            changed = [key for key, value in saved.items()
+                       if now.get(key, missing) is not value]
+            extra = [key for key in now if key not in saved] if added else []
+            for key in changed + extra:
+                self.undo.append((owner, key, now.get(key, missing)))
+            for key in changed:
+                setattr(owner, key, saved[key])
+            for key in extra:
+                delattr(owner, key)
+        return self
+
+    def __exit__(self, *error):
+        for owner, key, value in reversed(self.undo):
+            if value is self.missing:
+                delattr(owner, key)
+            else:
+                setattr(owner, key, value)
+        return False
+
+
+#ko: --- 아직 답이 없는 칸 ---
+#en: --- answers not written yet ---
+
+
+def _read_names(code):
+    #ko| """코드와 그 안에 정의된 함수들이 전역에서 읽는 이름들."""
+    #en| """The global names a code object (and the functions defined in it) reads."""
+    import dis
+
+    names = {i.argval for i in dis.get_instructions(code)
+             if i.opname in ("LOAD_GLOBAL", "LOAD_NAME")}
+    for const in code.co_consts:
+        if isinstance(const, type(code)):
+            names |= _read_names(const)
+    return names
+
+
+def _is_stub(value):
+    #ko| """몸통이 ...(또는 pass, 설명 문자열)뿐인 함수이거나, 그런 메서드만 가진
+    #ko| 클래스인가."""
+    #en| """A function whose body is only ... (or pass, a docstring), or a class whose own
+    #en| methods are all such functions."""
+    import dis
+    import types
+
+    if isinstance(value, type):
+        own = [v for v in vars(value).values() if isinstance(v, types.FunctionType)]
+        return bool(own) and all(_is_stub(f) for f in own)
+    if not isinstance(value, types.FunctionType):
+        return False
+    skipped = ("RESUME", "NOP", "CACHE", "COPY_FREE_VARS", "MAKE_CELL")
+    steps = [(i.opname, i.argval) for i in dis.get_instructions(value)
+             if i.opname not in skipped]
+    return steps in ([("RETURN_CONST", None)],
+                     [("LOAD_CONST", None), ("RETURN_VALUE", None)])
+
+
+def _unanswered(test):
+    #ko| """확인이 읽는 이름 가운데 아직 None이나 ...이거나, 몸통이 ...뿐인 함수가 있는가."""
+    #en| """Whether a name the check reads is still None or ..., or a function whose body is
+    #en| only ...."""
+    try:
+        space, names = test.__globals__, _read_names(test.__code__)
+        #ko: 확인 셀이 test 밖에 정의한 함수(call_ 같은)가 읽는 이름도
+        #en: and the names read by functions the check cell defines beside test (call_)
+        for value in list(space.values()):
+            code = getattr(value, "__code__", None)
+            if getattr(code, "co_filename", None) == test.__code__.co_filename:
+                names |= _read_names(code)
+        for name in names:
+            value = space.get(name, 0)
+            if value is None or value is Ellipsis or _is_stub(value):
+                return True
+    except Exception:
+        return False
+    return False
+
+
+#ko: --- 학습자의 함수가 모양을 어떻게 바꾸는지: 모양 추적 ---
+#en: --- what the learner's function does to the shapes: the shape trace ---
+
+class _Run:
+    #ko| """확인이 부른 학습자의 함수 한 번: 그 프레임, 인자, 텐서 연산들."""
+    #en| """One call of the learner's code made by a check: its frame, arguments,
+    #en| tensor ops."""
+
+    def __init__(self, frame):
+        code = frame.f_code
+        self.frame, self.ops, self.error = frame, [], None
+        self.name = getattr(code, "co_qualname", code.co_name)
+        count = code.co_argcount + code.co_kwonlyargcount
+        self.args = [(n, frame.f_locals.get(n)) for n in code.co_varnames[:count]
+                     if n != "self"]
+
+
+class _Tracer:
+    #ko| """확인하는 동안 torch의 __torch_function__ 모드로, 확인이 부른 학습자의 코드
+    #ko| (이 셀과 확인 셀, 설치된 라이브러리의 코드가 아닌 것) 안에서 일어난 텐서 연산을
+    #ko| 적습니다. 모양이 틀렸거나 학습자의 코드에서 오류가 나면 그 실행을 단계별로
+    #ko| 보여 줍니다. 적지 못하는 곳(채점기의 대리 함수)에서는 아무것도 보태지 않습니다."""
+    #en| """While a check runs, record with torch's __torch_function__ mode the tensor ops
+    #en| made inside the learner's code that the check called (code that is neither this
+    #en| cell, the check cell nor an installed library's). When the shape is wrong or the
+    #en| learner's code raised, show that run step by step. Where nothing can be recorded
+    #en| (the grader's proxies), it adds nothing."""
+
+    def __init__(self, test):
+        import sys
+
+        self.runs, self.request, self.mode = [], None, None
+        self.mine = sys._getframe().f_code.co_filename
+        self.test_codes = set()
+        todo = [getattr(test, "__code__", None)]
+        while todo:
+            code = todo.pop()
+            if code is not None and code not in self.test_codes:
+                self.test_codes.add(code)
+                todo += [c for c in code.co_consts if isinstance(c, type(code))]
+        self.library = self.failed = None
+        self.check_file = getattr(getattr(test, "__code__", None), "co_filename", None)
+
+    def __enter__(self):
+        global _TRACER
+        try:
+            import torch.overrides
+
+            tracer = self
+
+            class Record(torch.overrides.TorchFunctionMode):
+                def __torch_function__(self, func, types, args=(), kwargs=None):
+                    kwargs = kwargs or {}
+                    run = tracer.owner()
+                    if run is None or len(run.ops) >= 400:
+                        return func(*args, **kwargs)
+                    op = [func, args, kwargs, None, None]
+                    run.ops.append(op)
+                    try:
+                        out = func(*args, **kwargs)
+                    except Exception as error:
+                        op[4] = error
+                        raise
+                    if not _tensors(out):
+                        run.ops.pop()
+                    op[3] = out
+                    return out
+
+            self.mode = Record()
+            self.mode.__enter__()
+        except Exception:
+            self.mode = None
+        _TRACER = self
+        return self
+
+    def __exit__(self, *error):
+        global _TRACER
+        _TRACER = None
+        if self.mode is not None:
+            try:
+                self.mode.__exit__(None, None, None)
+            except Exception:
+                pass
+        if error[1] is not None:
+            self.failed = error[1]
+        return False
+
+    def owner(self):
+        #ko: 연산을 부른 프레임에서 위로: 확인의 test에 닿기 전, 가장 바깥의 학습자 코드
+        #en: up from the op's caller: the outermost learner code below the check's test
+        import sys
+
+        frame, call = sys._getframe(2), None
+        if self.library is None:
+            self.library = {getattr(m, "__file__", None)
+                            for m in list(sys.modules.values())}
+        while frame is not None:
+            code = frame.f_code
+            if code in self.test_codes or code.co_filename == self.check_file:
+                break
+            if code.co_filename == self.mine:
+                return None
+            if (code.co_filename not in self.library
+                    and not code.co_filename.startswith(("<frozen", sys.prefix,
+                                                         sys.base_prefix))):
+                call = frame
+            frame = frame.f_back
+        if frame is None or call is None:
+            return None
+        if not self.runs or self.runs[-1].frame is not call:
+            self.runs.append(_Run(call))
+            del self.runs[:-40]
+        return self.runs[-1]
+
+    def note(self, got, want, names, sizes, said):
+        #ko: 모양이 틀렸다는 말과, 그 말을 만든 텐서와 축의 이름
+        #en: a wrong shape was said: the tensor it was said of, and the axes' names
+        self.request = (got, tuple(getattr(want, "shape", want)), list(names),
+                        dict(sizes or {}), str(said))
+
+    def shown(self, hint, problem, generic=False):
+        #ko: 틀린 모양을 만든 실행, 또는 오류가 난 실행을 보여 줍니다. 확인 자신이 오류를
+        #ko: 냈으면 마지막 실행을, 일반 힌트뿐이면 추적이 실수를 짚을 때(전역 변수, 어느
+        #ko: 축에도 없는 크기, 오류)만 마지막 실행을 보여 줍니다
+        #en: show the run that made the wrong shape, or the run that raised; when the check
+        #en: itself raised, the last run; when only the general hint is left, the last run
+        #en: only if the trace points at the mistake (a global, a size no axis has, an
+        #en: error)
+        try:
+            last = self.runs[-1] if self.runs else None
+            if last is not None and last.ops and last.ops[-1][4] is not None:
+                return _trace_text(last, None)[0]
+            failed = self.failed
+            if failed is not None and problem:
+                tb, frames = failed.__traceback__, set()
+                while tb is not None:
+                    frames.add(tb.tb_frame)
+                    tb = tb.tb_next
+                for run in reversed(self.runs):
+                    if run.frame in frames:
+                        return _trace_text(run, None, error=failed)[0]
+            if self.request is not None and self.request[4] in hint:
+                got = self.request[0]
+                shape = tuple(getattr(got, "shape", got))
+                found = next((run for run in reversed(self.runs)
+                              if any(_holds(op[3], got) for op in run.ops)), None)
+                #ko: 확인이 답을 바꾼 뒤(정수로 바꾸는 것처럼) 말했으면, 같은 모양을
+                #ko: 마지막에 낸 실행
+                #en: the check said it of a converted answer (made integer, say): the run
+                #en: that ended in that shape
+                found = found or next(
+                    (run for run in reversed(self.runs) if run.ops
+                     and any(tuple(t.shape) == shape
+                             for t in _tensors(run.ops[-1][3]))), None)
+                if found is not None:
+                    return _trace_text(found, self.request)[0]
+            if last is not None and (problem or generic):
+                text, kind = _trace_text(last, None)
+                if problem or kind in ("global", "odd", "error"):
+                    return text
+        except Exception:
+            return None
+        return None
+
+
+_TRACER = None
+
+
+def _tensors(value):
+    #ko| """값 안의 텐서들(텐서 하나, 또는 텐서의 튜플이나 리스트)."""
+    #en| """The tensors in a value (one tensor, or a tuple or list of tensors)."""
+    if isinstance(value, torch.Tensor):
+        return [value]
+    if isinstance(value, (tuple, list)):
+        return [v for v in value if isinstance(v, torch.Tensor)]
+    return []
+
+
+def _holds(value, got):
+    return any(t is got for t in _tensors(value))
+
+
+def _op_name(func, args):
+    #ko| """연산의 짧은 이름: view, transpose, @, [...], .mT."""
+    #en| """An op's short name: view, transpose, @, [...], .mT."""
+    name = getattr(func, "__name__", None) or str(func)
+    if name == "__get__":
+        return "." + getattr(getattr(func, "__self__", None), "__name__", "?")
+    signs = {"__matmul__": "@", "__rmatmul__": "@", "__add__": "+", "__radd__": "+",
+             "__sub__": "-", "__rsub__": "-", "__mul__": "*", "__rmul__": "*",
+             "__truediv__": "/", "__rtruediv__": "/", "__neg__": "-", "__and__": "&",
+             "__or__": "|", "__invert__": "~", "__pow__": "**", "__getitem__": "[]",
+             "__lt__": "<", "__le__": "<=", "__gt__": ">", "__ge__": ">=",
+             "__eq__": "==",
+             "__iadd__": "+=", "__imul__": "*="}
+    return signs.get(name, name.strip("_"))
+
+
+def _shown_arg(value):
+    #ko| """텐서가 아닌 인자를 짧게: 1, (2, 3), 1:3, ..."""
+    #en| """A non-tensor argument, short: 1, (2, 3), 1:3, ..."""
+    if isinstance(value, slice):
+        parts = [("" if v is None else str(v)) for v in (value.start, value.stop)]
+        step = "" if value.step is None else f":{value.step}"
+        return ":".join(parts) + step
+    if value is Ellipsis:
+        return "..."
+    if isinstance(value, (tuple, list)):
+        return ", ".join(_shown_arg(v) for v in value)
+    if isinstance(value, torch.Tensor):
+        return "t"
+    text = repr(value)
+    return text if len(text) <= 12 else text[:11] + "…"
+
+
+def _trace_names(run, request):
+    #ko| """축의 이름과 크기: 확인이 말한 이름(want의 축과 그 밖의 크기), 없으면 입력에서
+    #ko| (3축 텐서는 B, T, C, 4축은 B, H, T, D, 헤드 수 인자는 H)."""
+    #en| """The axes' names and sizes: those the check gave (want's axes and other sizes), or
+    #en| else from the input (a 3-axis tensor is B, T, C, a 4-axis one B, H, T, D, a number
+    #en| of heads H)."""
+    named = {}
+    if request is not None:
+        _, want, names, sizes, _ = request
+        for name, size in list(zip(names, want)) + list(sizes.items()):
+            if not name.startswith("#") and name not in named:
+                named[name] = size
+        return named
+    for arg, value in run.args:
+        if isinstance(value, torch.Tensor) and value.dim() in (3, 4):
+            sizes = [int(n) for n in value.shape]
+            if value.dim() == 3 and "qkv" in arg and sizes[2] % 3 == 0:
+                #ko: 합친 투영 (B, T, 3C)
+                #en: a fused projection (B, T, 3C)
+                sizes[2] //= 3
+            for name, size in zip("BTC" if value.dim() == 3 else "BHTD", sizes):
+                named.setdefault(name, size)
+        elif isinstance(value, int) and arg in ("n_head", "n_heads", "H", "num_heads"):
+            named.setdefault("H", value)
+    #ko: 모듈의 메서드이면 그 모듈의 헤드 수도
+    #en: a module's method: that module's number of heads too
+    heads = [getattr(run.frame.f_locals.get("self"), n, None)
+             for n in ("n_head", "num_heads", "n_heads")]
+    heads = [h for h in heads if isinstance(h, int)]
+    if heads:
+        named.setdefault("H", heads[0])
+    if "C" in named and "H" in named and named["H"] and named["C"] % named["H"] == 0:
+        named.setdefault("D", named["C"] // named["H"])
+    return named
+
+
+def _trace_text(run, request, error=None, most=12):
+    #ko| """한 실행을 연산마다 한 줄로: 입력과 출력의 모양을 축의 이름으로, 필요한 것에서
+    #ko| 처음 벗어난 단계에 표시를 해서."""
+    #en| """One run, one line per op: input and output shapes in the axes' names, the first
+    #en| step that departs from what the exercise needs marked."""
+    named = _trace_names(run, request)
+    axes = list(named.items())
+
+    def shape(t):
+        #ko: 이름이 하나뿐인 크기는 이름으로, 나머지는 수로
+        #en: a size with exactly one name shows the name, any other its number
+        parts = []
+        for n in t.shape:
+            found = [k for k, v in axes if v == int(n)]
+            parts.append(found[0] if len(found) == 1 else str(int(n)))
+        return "(" + ", ".join(parts) + ")"
+
+    globals_ = {id(v): k for k, v in run.frame.f_globals.items()
+                if isinstance(v, torch.Tensor)}
+    args = {id(v): k for k, v in run.args if isinstance(v, torch.Tensor)}
+
+    def shown_input(t):
+        if id(t) in globals_ and id(t) not in args:
+            #ko: 전역 변수의 모양은 수로: 크기가 우연히 같은 축의 이름을 붙이지 않습니다
+            #en: a global's shape in numbers: no axis name that its sizes match by chance
+            #ko| return f"{globals_[id(t)]} {tuple(t.shape)}(전역)"
+            #en| return f"{globals_[id(t)]} {tuple(t.shape)} (global)"
+        return shape(t)
+
+    lines, mark, why, failed, error_why, kind = [], None, "", None, "", None
+    used = {id(t) for op in run.ops
+            for t in _tensors(list(op[1]) + list(op[2].values()))}
+    for i, (func, a, k, out, err) in enumerate(run.ops):
+        inputs = [v for v in list(a) + list(k.values())]
+        tensors = [v for v in inputs if isinstance(v, torch.Tensor)]
+        tensors += [t for v in inputs if isinstance(v, (tuple, list))
+                    for t in _tensors(v)]
+        others = [_shown_arg(v) for v in list(a)[1:]
+                  if not isinstance(v, torch.Tensor) and v is not None]
+        name = _op_name(func, a)
+        if others and name not in ("+", "-", "*", "/", "@", "**", "&", "|"):
+            name += f"({', '.join(others)})"[:28]
+        outs = _tensors(out)
+        result = ("✗" if err is not None else
+                  ", ".join(shape(t) for t in outs[:3])
+                  + (" …" if len(outs) > 3 else ""))
+        lines.append((name, ", ".join(shown_input(t) for t in tensors[:3]), result))
+        if err is not None and failed is None:
+            first = (str(err) or " ").splitlines()[0][:90]
+            failed, error_why = i, f"{type(err).__name__}: {first}"
+        for t in tensors:
+            rank_of_args = {v.dim() for _, v in run.args if isinstance(v, torch.Tensor)}
+            unused_arg = any(isinstance(v, torch.Tensor) and id(v) not in used
+                             for _, v in run.args)
+            if (mark is None and id(t) in globals_ and id(t) not in args and unused_arg
+                    and t.dim() in rank_of_args):
+                kind = "global"
+                #ko| mark, why = i, (f"인자 대신 전역 변수를 씁니다({globals_[id(t)]}). "
+                #ko|                 "인자는 쓰이지 않았습니다")
+                #en| mark, why = i, (f"this uses the global {globals_[id(t)]}, not an "
+                #en|                 "argument; the argument is never used")
+    if mark is None and named:
+        sizes = set(named.values()) | {1}
+        sizes |= {a * b for x, a in named.items() for y, b in named.items() if x < y}
+        inputs = {int(n) for _, v in run.args if isinstance(v, torch.Tensor)
+                  for n in v.shape}
+        sizes |= inputs | {n // m for n in inputs for m in named.values()
+                           if m and n % m == 0 and n // m <= 4}
+        for i, op in enumerate(run.ops):
+            odd = [int(n) for t in _tensors(op[3]) for n in t.shape
+                   if int(n) not in sizes]
+            if odd and (failed is None or i < failed):
+                kind = "odd"
+                #ko| mark, why = i, (f"크기가 {odd[0]}인 축이 생깁니다. 이 문제에는 "
+                #ko|                 f"크기가 {odd[0]}인 축이 없습니다")
+                #en| mark, why = i, (f"an axis of size {odd[0]} appears; no axis of this "
+                #en|                 f"exercise is {odd[0]} long")
+                break
+    if failed is not None and (mark is None or mark > failed):
+        kind = "error"
+        #ko| mark, why = failed, f"여기서 오류: {error_why}"
+        #en| mark, why = failed, f"the error is here: {error_why}"
+    if mark is None and request is not None:
+        got, want = request[0], request[1]
+        right = [i for i, op in enumerate(run.ops)
+                 if any(tuple(t.shape) == want for t in _tensors(op[3]))]
+        last = next((i for i, op in enumerate(run.ops) if _holds(op[3], got)), None)
+        shape_got = tuple(getattr(got, "shape", got))
+        if last is None and run.ops and any(tuple(t.shape) == shape_got
+                                            for t in _tensors(run.ops[-1][3])):
+            last = len(run.ops) - 1
+        if right and last is not None and right[-1] < last:
+            made = {id(t) for t in _tensors(run.ops[right[-1]][3])}
+            after = next((i for i in range(right[-1] + 1, len(run.ops))
+                          if made & {id(t) for t in _tensors(list(run.ops[i][1]))}),
+                         right[-1] + 1)
+            #ko| mark, why = after, (f"{right[-1] + 1}단계에서 모양이 맞았는데, 이 단계가 "
+            #ko|                     "그것을 바꿉니다")
+            #en| mark, why = after, (f"the shape was right after step {right[-1] + 1}; this "
+            #en|                     "step changes it")
+        elif last is not None:
+            #ko| mark, why = last, "돌려준 모양이 이 단계에서 나옵니다"
+            #en| mark, why = last, "the returned shape comes from this step"
+    #ko: 같은 줄이 이어지면 한 줄로(헤드마다 도는 루프)
+    #en: the same line repeated becomes one line (a loop over heads)
+    rows, i = [], 0
+    while i < len(lines):
+        j = i
+        while j + 1 < len(lines) and lines[j + 1] == lines[i] and mark != j + 1:
+            j += 1
+        rows.append((i, j - i + 1))
+        i = j + 1
+    if len(rows) > most:
+        at = next((r for r, (i, _) in enumerate(rows) if i == mark), len(rows) - 1)
+        keep = set(range(3)) | set(range(max(0, at - 4), at + 5))
+        keep |= set(range(len(rows) - 2, len(rows))) if len(keep) < most else set()
+        rows = [row if r in keep else None for r, row in enumerate(rows)]
+    sizes_said = ", ".join(f"{k}={v}" for k, v in named.items())
+    args_said = ", ".join(f"{k} {shape(v)}" if isinstance(v, torch.Tensor) else
+                          f"{k}={v!r}" if len(repr(v)) <= 16 else
+                          f"{k}={type(v).__name__}" for k, v in run.args)
+    sizes_said = f" ({sizes_said})" if sizes_said else ""
+    #ko| out = [f"   모양 추적: 확인의 입력으로 실행한 {run.name}({args_said}){sizes_said}:"]
+    #en| out = [f"   Shape trace of {run.name}({args_said}) on the check's input"
+    #en|        f"{sizes_said}:"]
+    width = min(22, max([len(line[0]) for line in lines] + [4]))
+    skipped = False
+    for row in rows:
+        if row is None:
+            if not skipped:
+                out.append("        …")
+            skipped = True
+            continue
+        skipped = False
+        i, times = row
+        name, inputs, result = lines[i]
+        arrow = "→" if i == mark else " "
+        again = f"  ×{times}" if times > 1 else ""
+        text = f"    {arrow} {i + 1:>2}. {name:<{width}} {inputs} → {result}{again}"
+        if i == mark:
+            text += f"   ← {why}"
+        out.append(text)
+    if not run.ops:
+        #ko| out.append("      (텐서 연산이 없습니다)")
+        #en| out.append("      (no tensor ops)")
+    if failed is not None and mark != failed:
+        #ko| out.append(f"      {failed + 1}단계에서 오류: {error_why}")
+        #en| out.append(f"      step {failed + 1} raised {error_why}")
+    if error is not None and failed is None:
+        #ko| out.append(f"      그 뒤에 오류: {type(error).__name__}: {str(error)[:90]}")
+        #en| out.append(f"      then an error: {type(error).__name__}: {str(error)[:90]}")
+    return "\n".join(out), kind
+
+
 #ko: --- 확인 셀은 언제나 이 셀의 check로 ---
 #en: --- a check cell always runs this cell's check ---
 
@@ -963,7 +1507,9 @@ def _keep_book_names(info=None):
 BOOK_NAMES = {name: value for name, value in globals().items()
               if getattr(getattr(value, "__code__", None), "co_filename", None)
               == _keep_book_names.__code__.co_filename}
-BOOK_NAMES.update(NotAnswered=NotAnswered, Also=Also, BadShape=BadShape)
+BOOK_NAMES.update(NotAnswered=NotAnswered, Also=Also, BadShape=BadShape, _Run=_Run,
+                  _Tracer=_Tracer, _own_comparisons=_own_comparisons)
+_book_originals()
 try:
     _shell = get_ipython()
 except NameError:
