@@ -2075,7 +2075,7 @@ CASES_EFFECT_6_10 = {
         ("heads after the queries", "answer_weights = (3, 4, 3, 9)\nanswer_out = (3, 4, 12)", {"ko": "answer_weights: 크기는 맞지만 축의 순서가 다릅니다. (B, H,", "en": "answer_weights: the sizes are right but the"}),
         ("weights end in C", "answer_weights = (3, 3, 4, 12)\nanswer_out = (3, 4, 12)", {"ko": "answer_weights: 축 번호 3: T_k = 9인데 12입니다(이 크기는", "en": "answer_weights: axis 3 is T_k = 9, got 12"}),
         ("self-attention's T_k x T_k", "answer_weights = (3, 3, 9, 9)\nanswer_out = (3, 4, 12)", {"ko": "answer_weights: 축 번호 2: T_q = 4인데 9입니다(이 크기는", "en": "answer_weights: axis 2 is T_q = 4, got 9"}),
-        ("the output left as heads (B, T_q, H, D)", "answer_weights = (3, 3, 4, 9)\nanswer_out = (3, 4, 3, 4)", {"ko": "answer_out: 크기 3, 4인 두 축을 합쳐 한 축으로 만듭니다: C =", "en": "answer_out: the axes 3 and 4 make one axis, as"}),
+        ("the output left as heads (B, T_q, H, D)", "answer_weights = (3, 3, 4, 9)\nanswer_out = (3, 4, 3, 4)", {"ko": "answer_out: 크기 3, 4인 두 축은 한 축 C =", "en": "answer_out: the axes 3 and 4 make one axis, as"}),
         ("the batch axis left out", "answer_weights = (3, 4, 9)\nanswer_out = (4, 12)", {"ko": "가중치에 헤드 축이 빠졌습니다. 헤드마다 가중치가 따로 있습니다(B, H, T_q,", "en": "the weights lack the head axis: each head has"}),
         ("the output transposed", "answer_weights = (3, 3, 4, 9)\nanswer_out = (3, 12, 4)", {"ko": "answer_out: 크기는 맞지만 축의 순서가 다릅니다. (B, T_q, C)", "en": "answer_out: the sizes are right but the axes"}),
     ],

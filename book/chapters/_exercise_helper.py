@@ -116,7 +116,7 @@ def _shape_effect(g, w, axes, sizes):
         #en| said += (f"axis {i} holds {g[i]}{(' ' + name(g[i], i)).rstrip()} "
         #en|          f"where {axes[i][0]} = {w[i]} belongs; ")
     if same_numel:
-        #ko| said += "원소의 수는 맞으니, 같은 원소가 다른 축들로 묶였습니다. "
+        #ko| said += "원소의 수는 맞습니다. 같은 원소가 다른 축들로 묶였습니다. "
         #en| said += "the number of elements is right: they are grouped into other axes; "
     return said
 
@@ -373,8 +373,8 @@ def value_mistake(got, want, slips=(), axes=None, sizes=None, factors=None,
                           (torch.isinf(got) & ~torch.isinf(want), "inf")):
             if bad.any():
                 first = tuple(bad.nonzero()[0].tolist())
-                #ko| return Also(f"답의 {int(bad.sum())}자리가 {what}입니다"
-                #ko|             f"(첫 자리: {first}). ")
+                #ko| return Also(f"답의 값 {int(bad.sum())}개가 {what}입니다"
+                #ko|             f"(첫 위치: {first}). ")
                 #en| return Also(f"{int(bad.sum())} places of the answer are {what} "
                 #en|             f"(the first at {first}); ")
     g, w = got.double(), want.double()
@@ -536,7 +536,7 @@ def _difference_said(got, want, names):
     where = _at(index, names)
     a, b = g[tuple(index)].item(), w[tuple(index)].item()
     n, total = int(wrong.sum()), want.numel()
-    #ko| said = (f"{total}자리 가운데 {n}자리가 다릅니다. 가장 크게 다른 자리 {where}에서 "
+    #ko| said = (f"원소 {total}개 가운데 {n}개가 다릅니다. 가장 크게 다른 위치 {where}에서 "
     #ko|         f"답은 {a:.4g}, 정답은 {b:.4g}입니다. ")
     #en| said = (f"{n} of {total} values differ; where they differ most, at {where}, "
     #en|         f"the answer has {a:.4g} where {b:.4g} belongs; ")
@@ -681,7 +681,7 @@ def mask_mistake(got, lengths, T, causal):
         #ko: 축의 수와 앞의 축은 맞고, 쿼리나 키 축의 크기가 T가 아닙니다
         #en: the axes and the leading ones are right, a query or key axis is not T long
         #ko| return (f"모양이 {tuple(want.shape)}이어야 하는데 {tuple(got.shape)}입니다. "
-        #ko|         f"쿼리와 키 축은 둘 다 T = {T}만큼입니다. T는 인자에서 읽으세요.")
+        #ko|         f"쿼리 축과 키 축의 크기는 둘 다 T = {T}입니다. T는 인자에서 읽으세요.")
         #en| return (f"expected shape {tuple(want.shape)}, got {tuple(got.shape)}: the "
         #en|         f"query and key axes are both T = {T} long; take T from the argument.")
     if tuple(got.shape) != tuple(want.shape):
@@ -937,8 +937,8 @@ def axes_said(label, got, names, sizes):
     for i in range(len(got) - 1):
         if (len(got) == len(want) + 1
                 and got[:i] + (got[i] * got[i + 1],) + got[i + 2:] == want):
-            #ko| return (f"{label}: 크기 {got[i]}, {got[i + 1]}인 두 축을 합쳐 한 축으로 "
-            #ko|         f"만듭니다: {names[i]} = {want[i]}. ({shown}) 순서입니다. ")
+            #ko| return (f"{label}: 크기 {got[i]}, {got[i + 1]}인 두 축은 한 축 "
+            #ko|         f"{names[i]} = {want[i]}이어야 합니다. ({shown}) 순서입니다. ")
             #en| return (f"{label}: the axes {got[i]} and {got[i + 1]} make one axis, "
             #en|         f"as in: {names[i]} = {want[i]}: ({shown}). ")
     if len(got) != len(want):
