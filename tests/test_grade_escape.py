@@ -289,3 +289,39 @@ def test_no_process_outlives_its_submission_and_the_grades_stay(run):
 def test_feedback_details_are_capped():
     assert len(grade._cap("x" * 10_000)) == grade.DETAIL_CHARS
     assert os.environ.get("HOME") != "/home/student"  # the test itself runs outside any sandbox
+
+
+def test_the_sandbox_drops_the_same_rights_for_a_normal_user():
+    """The grader run by a normal user (here uid 65534, as setpriv makes it; this machine's Python lives under a
+    folder only root reads, so the whole grader cannot run as another user here): the sandbox's own flags give the
+    same uid, no capability, no nested user namespace and the seccomp filter."""
+    import shutil
+    import subprocess
+
+    from tools import grade_sandbox
+
+    if os.getuid() != 0 or not shutil.which("setpriv"):
+        pytest.skip("needs root to become another user (setpriv)")
+    import tempfile
+
+    program = grade_sandbox.seccomp_program()
+    folder = Path(tempfile.mkdtemp(prefix="book-escape-"))  # under /tmp, readable by the other user
+    folder.chmod(0o755)
+    filter_file = folder / "seccomp.bpf"
+    filter_file.write_bytes(program or b"")
+    filter_file.chmod(0o444)
+    cmd = [shutil.which("bwrap"), *grade_sandbox.PRIVILEGE, *grade_sandbox.NO_USERNS, "--die-with-parent",
+           "--ro-bind", "/usr", "/usr", "--symlink", "usr/bin", "/bin", "--symlink", "usr/lib", "/lib",
+           "--symlink", "usr/lib64", "/lib64", "--proc", "/proc", "--dev", "/dev",
+           "sh", "-c", "grep -E '^(Uid|CapEff|CapBnd|Seccomp):' /proc/self/status; unshare -U true || echo no-userns"]
+    if program:
+        cmd = grade_sandbox.seccomp_wrap(cmd, filter_file)
+    try:
+        done = subprocess.run(["setpriv", "--reuid", "65534", "--regid", "65534", "--clear-groups", *cmd],
+                              capture_output=True, text=True, timeout=30, cwd="/")
+    finally:
+        shutil.rmtree(folder)
+    status = dict(line.split(":", 1) for line in done.stdout.splitlines() if ":" in line)
+    assert status["Uid"].split()[0] == "65534" and status["CapEff"].strip() == status["CapBnd"].strip() == \
+        "0000000000000000", done.stdout + done.stderr
+    assert status["Seccomp"].strip() == ("2" if program else "0") and "no-userns" in done.stdout
