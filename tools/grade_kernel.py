@@ -120,8 +120,8 @@ def _library_class(mro) -> type | None:
         if module.split(".")[0] not in LIBRARIES or module not in sys.modules:
             continue
         found = sys.modules[module]
-        for part in qualname.split("."):
-            found = getattr(found, part, None) if part.isidentifier() else None
+        for part in qualname.split("."):  # from the object's own dict: no lazy import, no property runs
+            found = vars(found).get(part) if part.isidentifier() and hasattr(found, "__dict__") else None
         if isinstance(found, type) and issubclass(found, torch.nn.Module) and found.__module__ == module:
             return found
     return torch.nn.Module
