@@ -292,7 +292,7 @@ def test_canvas_and_moodle_import_files(graded):
     assert all(re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d", r["Last modified (grade)"]) for r in moodle)
     assert [(r["Identifier"], r["Full name"], r["Grade"], r["Maximum Grade"]) for r in moodle] == [
         ("Participant 12345", "홍길동", "0.5", "3.5")]
-    assert moodle[0]["Feedback comments"] == "ch05-ex-shape: 정답; ch05-ex-scale: 풀지 않음; ch05-ex-mask: 아직 아님"
+    assert moodle[0]["Feedback comments"] == "ch05-ex-shape: 정답, ch05-ex-scale: 풀지 않음, ch05-ex-mask: 아직 아님"
 
 
 def test_limits_name_the_students_cell_and_say_what_ended_the_kernel(graded):
@@ -412,6 +412,16 @@ def test_lms_names():
     assert grade._identify_lms("", "kim_minji.ipynb") == ("", "", "")
     # Moodle's download without "in folders": the folder's name and the file's joined
     assert grade._identify_lms("", "Kim Minji_3301_assignsubmission_file_05_x.ipynb") == ("moodle", "3301", "Kim Minji")
+
+
+def test_korean_details_read_in_korean_word_order():
+    """«7번 셀(`for i in …`)에서 멈췄습니다», not «7 (`for i in …`)번 셀» (Korean review 2026-11-28); Google Drive's
+    Korean copy («… 의 사본») is flagged as a copy."""
+    cells = [nbformat.v4.new_code_cell("x = 1"), nbformat.v4.new_code_cell("for i in range(10**12):\n    pass")]
+    stop = grade.Stop(1, "timeout")
+    said = grade._stopped(stop, cells, grade.Limits(), grade.WORDS["ko"])
+    assert said.startswith("2번 셀(`for i in range(10**12):`)이 제한 시간(60초)"), said
+    assert grade.COPY.search("01_dict_to_attention의 사본")
 
 
 def test_lms_files_as_they_come(tmp_path):

@@ -71,7 +71,7 @@ MOODLE_COLUMNS = {
     "ko": {"id": "식별자", "name": "사용자 성명", "grade": "성적", "max": "최대 성적",
            "modified": "마지막 수정됨(성적)", "comments": "피드백 코멘트", "participant": "참가자"},
 }
-COPY = re.compile(r"(?i)^(copy of|사본 -|복사본 -|사본-)\s*|\s*\((?:\d+|copy)\)$|\s*-\s*(copy|복사본)$")
+COPY = re.compile(r"(?i)^(copy of|사본 -|복사본 -|사본-)\s*|\s*\((?:\d+|copy)\)$|\s*-\s*(copy|복사본)$|\s*의\s*사본$")
 
 WORDS = {
     "ko": {
@@ -79,16 +79,16 @@ WORDS = {
         "invalid": "채점할 수 없음", "grader error": "채점기 오류", "title": "채점 결과: {chapter}",
         "score": "맞힌 문제: {n} / {of}", "points": "점수: {p:g} / {of:g}",
         "exercise": "문제", "result": "결과", "detail": "설명",
-        "stopped": "{cell}번 셀에서 멈췄습니다: {error}",
-        "timeout": "{cell}번 셀이 제한 시간({limit:g}초) 안에 끝나지 않았습니다. 끝나지 않는 반복문이 있는지 보세요",
-        "total": "노트북 전체가 제한 시간({limit:g}초) 안에 끝나지 않았습니다({cell}번 셀에서 멈춤)",
-        "memory": "{cell}번 셀이 메모리 한도({mb} MiB)를 넘었습니다. {error}",
-        "exited": "{cell}번 셀에서 커널 프로세스가 끝났습니다(종료 코드 {code}). 코드가 파이썬을 끝냈습니다(os._exit, sys.exit 등)",
-        "crashed": "{cell}번 셀에서 커널이 비정상 종료했습니다({error}). 확장 모듈의 충돌입니다",
-        "killed": "{cell}번 셀에서 커널이 강제로 종료되었습니다(SIGKILL). 시스템의 메모리가 모자랐을 수 있습니다",
+        "stopped": "{cell_ko}에서 멈췄습니다: {error}",
+        "timeout": "{cell_ko}이 제한 시간({limit:g}초) 안에 끝나지 않았습니다. 끝나지 않는 반복문이 있는지 보세요",
+        "total": "노트북 전체가 제한 시간({limit:g}초) 안에 끝나지 않았습니다({cell_ko}에서 멈춤)",
+        "memory": "{cell_ko}이 메모리 한도({mb} MiB)를 넘었습니다. {error}",
+        "exited": "{cell_ko}에서 커널 프로세스가 끝났습니다(종료 코드 {code}). 코드가 파이썬을 끝냈습니다(os._exit, sys.exit 등)",
+        "crashed": "{cell_ko}에서 커널이 비정상 종료했습니다({error}). 확장 모듈의 충돌입니다",
+        "killed": "{cell_ko}에서 커널이 강제로 종료되었습니다(SIGKILL). 시스템의 메모리가 모자랐을 수 있습니다",
         "paused": "확인에 필요한 이름이 없습니다: {name} (그 이름을 만드는 셀이 지워졌거나 실행되지 않았습니다)",
         "template": "답 칸이 처음 그대로입니다",
-        "unreadable": "답 {name} 값을 채점기로 가져올 수 없습니다: {error}",
+        "unreadable": "답 {name}의 값을 채점기로 가져올 수 없습니다: {error}",
         "no answer": "노트북의 커널이 채점기의 질문에 답하지 않았습니다(IPython의 실행 방식을 바꾸었거나 커널이 멈췄습니다)",
         "slow": "답을 확인하는 동안 답의 코드가 제한 시간({limit:g}초) 안에 끝나지 않았습니다",
         "gone": "답을 확인하는 동안 커널이 끝났습니다",
@@ -408,8 +408,16 @@ class Context:
     points: dict[str, float]
 
 
+def _where_ko(cells, index: int) -> str:
+    """The same in Korean word order: «7번 셀(`for i in …`)»."""
+    where = _where(cells, index)
+    number, _, first = where.partition(" ")
+    return f"{number}번 셀{first}" if first else f"{number}번 셀"
+
+
 def _stopped(stop: Stop, cells, limits: Limits, words: dict) -> str:
-    return words[stop.key].format(cell=_where(cells, stop.cell), error=stop.error, code=stop.code, mb=limits.memory_mb,
+    return words[stop.key].format(cell=_where(cells, stop.cell), cell_ko=_where_ko(cells, stop.cell), error=stop.error,
+                                  code=stop.code, mb=limits.memory_mb,
                                   limit=limits.total_seconds if stop.key == "total" else limits.cell_seconds)
 
 
@@ -641,7 +649,8 @@ def write_outputs(results: list[Graded], chapter: Chapter, out: Path, points: di
             sub = graded.submission
             ident = f"{names['participant']}{sub.lms_id}" if sub.lms == "moodle" else ""
             words = WORDS[graded.language or "en"]
-            summary_line = "; ".join(f"{r['exercise']}: {words[r['result']]}" for r in graded.rows if r["exercise"]) \
+            summary_line = ("; " if graded.language != "ko" else ", ").join(
+                f"{r['exercise']}: {words[r['result']]}" for r in graded.rows if r["exercise"]) \
                 or graded.rows[0]["detail"]
             writer.writerow([ident, sub.student, f"{_points(graded):g}", f"{most:g}", graded_at, summary_line])
     return paths
