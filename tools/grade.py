@@ -804,7 +804,11 @@ def grade(args) -> tuple[list[Graded], Path]:
                 [cell.text("en") for cell in chapter.cells if cell.kind == "code"], scratch.folder)
         titles = {(c.stem, lang): c.title(lang) for c in map(parse, chapters()) for lang in LANGS}
         limits = Limits(args.cell_timeout, args.timeout, args.memory, sandbox=not args.no_sandbox)
-        shown = ("sandbox: bubblewrap (system read-only, private home, no network, no other files or processes)"
+        nested = ("no user namespace inside" if grade_sandbox._probed.get("disable-userns", True) else
+                  "user namespaces inside NOT blocked (bubblewrap older than 0.8.0)")
+        seccomp = "seccomp" if grade_sandbox.seccomp_program() else "no seccomp filter (not x86-64)"
+        shown = (f"sandbox: bubblewrap (uid {grade_sandbox.UID}, no capability, {nested}, {seccomp}; system read-only, "
+                 "private home, no network, no other files or processes)"
                  if limits.sandbox else "NO SANDBOX (--no-sandbox): student code runs with your user's rights")
         print(f"grading {len(subs)} submissions of chapter {chapter.stem}, {args.jobs} at a time; per submission: "
               f"{limits.cell_seconds:g} s per cell, {limits.total_seconds:g} s in all, {limits.memory_mb} MiB; {shown}",
