@@ -135,12 +135,14 @@ pdf: book
 # LANG=ko or LANG=en only: the shell's own LANG (en_US.UTF-8 and the like) is not a choice of language here, but
 # LANG given on make's command line must be one of them. Relative folders are read from where make was called
 # ($(PWD), also with make -C). POINTS=ch05-ex-mask=2,... sets points per exercise, ASSIGNMENT= the column of
-# canvas.csv; NO_SANDBOX=1 runs without the sandbox (only inside a container or VM of its own).
+# canvas.csv, MOODLE_LANG=ko the column names of moodle.csv (those of a Korean Moodle; en by default); NO_SANDBOX=1
+# runs without the sandbox (only inside a container or VM of its own).
 grade: $(VENV_STAMP)
 	@test -n "$(CHAPTER)" -a -n "$(SUBMISSIONS)" || { echo "error: say which chapter and which folder: make grade CHAPTER=03 SUBMISSIONS=path/to/folder"; exit 2; }
 	$(PY) -m tools.grade $(CHAPTER) "$(SUBMISSIONS)" --from "$(PWD)" $(if $(OUT),--out "$(OUT)") \
 	  $(if $(or $(filter command line,$(origin LANG)),$(filter ko en,$(LANG))),--lang "$(LANG)") \
-	  $(if $(POINTS),--points "$(POINTS)") $(if $(ASSIGNMENT),--assignment "$(ASSIGNMENT)") $(if $(NO_SANDBOX),--no-sandbox)
+	  $(if $(POINTS),--points "$(POINTS)") $(if $(ASSIGNMENT),--assignment "$(ASSIGNMENT)") \
+	  $(if $(MOODLE_LANG),--moodle-lang "$(MOODLE_LANG)") $(if $(NO_SANDBOX),--no-sandbox)
 
 # A report, not a test: prints a table and exits 0 whatever the times (tools/bench.py says how it measures).
 bench: $(VENV_STAMP)

@@ -85,6 +85,39 @@ attempt("subs", lambda: os.listdir(P["subs"]))
 attempt("unix", lambda: unix(P["unix"]))
 attempt("abstract", lambda: unix("\0" + P["abstract"]))
 attempt("tcp", lambda: socket.create_connection(("127.0.0.1", P["port"]), timeout=2))
+
+
+def remount_and_write(folder, name, text="x"):
+    # what root could do in a sandbox that kept its capabilities: make a read-only folder writable again
+    subprocess.run(["mount", "-o", "remount,bind,rw", folder], capture_output=True, timeout=10)
+    with open(os.path.join(folder, name), "a") as f:
+        f.write(text)
+
+
+kernel_dir = os.environ.get("PYTHONPATH", "/nonexistent").split(":")[0]
+attempt("usr", lambda: remount_and_write("/usr", P["name"]))
+attempt("venvrw", lambda: remount_and_write(P["venv_dir"], P["name"]))
+# a grade_kernel.py that ends every later kernel would turn the classmates' rows into errors
+attempt("kernel", lambda: remount_and_write(kernel_dir, "grade_kernel.py", "\nraise SystemExit(9)\n"))
+attempt("userns", lambda: subprocess.run(["unshare", "-Ur", "true"], check=True, capture_output=True))
+attempt("setuid", lambda: os.setuid(0))
+
+
+def traceme():
+    import ctypes
+    if ctypes.CDLL(None, use_errno=True).ptrace(0, 0, 0, 0) != 0:  # PTRACE_TRACEME: needs no capability
+        raise OSError(ctypes.get_errno(), "ptrace")
+
+
+attempt("ptrace", traceme)
+status = dict(line.split(":\t", 1) for line in open("/proc/self/status").read().splitlines() if ":\t" in line)
+seen["cap"] = status["CapEff"].strip() + "," + status["CapBnd"].strip()
+seen["uid"] = status["Uid"].split()[0]
+seen["seccomp"] = status["Seccomp"].strip()
+# the judge's socket taken before the grader makes it (its name was judge.sock): a grader error for the whole run
+taken = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+taken.bind(os.path.join(os.path.dirname(sys.argv[sys.argv.index("-f") + 1]), "judge.sock"))
+taken.listen(1)
 # a detached process that would outlive the run and rewrite the grades
 subprocess.Popen([sys.executable, "-c", P["forger"], P["marker"]], start_new_session=True,
                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -125,7 +158,7 @@ def run(tmp_path_factory):
              "venv": str(venv / f"escape-{token}"), "secret": str(instructor / "notes.txt"),
              "ssh": str(instructor / ".ssh"), "subs": str(folder), "unix": str(instructor / "agent.sock"),
              "abstract": f"book-escape-{token}", "port": servers["tcp"].getsockname()[1],
-             "marker": f"book-escape-marker-{token}",
+             "marker": f"book-escape-marker-{token}", "name": f"escape-{token}", "venv_dir": str(venv),
              "forger": FORGER.replace("PATHS", repr([str(out / "grades.csv"), str(out / "totals.csv"),
                                                      str(instructor / "forged.txt")]))}
     nb = wrong()
@@ -158,8 +191,8 @@ def run(tmp_path_factory):
            "written": written, "instructor": instructor}
     for server in servers.values():
         server.close()
-    for key in ("tmp", "repo", "venv"):  # never leave a file behind, even when a test below fails
-        Path(paths[key]).unlink(missing_ok=True)
+    for path in (paths["tmp"], paths["repo"], paths["venv"], f"/usr/{paths['name']}", f"{venv}/{paths['name']}"):
+        Path(path).unlink(missing_ok=True)  # never leave a file behind, even when a test below fails
 
 
 def results(run, name):
@@ -196,7 +229,17 @@ def test_the_escape_notebook_ran_every_attempt(run):
     # from outside below). Anywhere else the path's folders are the sandbox's read-only root.
     repo = "L" if Path("/tmp") in ROOT.resolve().parents else "B"
     assert report(run) == {"tmp": "L", "repo": repo, "venv": "B", "secret": "B", "ssh": "B", "subs": "B",
-                           "unix": "B", "abstract": "B", "tcp": "B"}
+                           "unix": "B", "abstract": "B", "tcp": "B", "usr": "B", "venvrw": "B", "kernel": "B",
+                           "userns": "B", "setuid": "B", "ptrace": "B", "cap": "0000000000000000,0000000000000000",
+                           "uid": "65534", "seccomp": "2" if grade.grade_sandbox.seccomp_program() else "0"}
+
+
+def test_no_remount_writes_usr_the_venv_or_the_kernel_file(run):
+    """Whoever runs the grader (this test as root, in CI), the student's code is uid 65534 with no capability:
+    a remount of /usr, of the venv or of the kernel's folder fails, and the classmates' kernels run unchanged."""
+    name = run["paths"]["name"]
+    assert not Path("/usr", name).exists() and not Path(run["paths"]["venv_dir"], name).exists()
+    assert results(run, "wrong.ipynb") == NOT_YET
 
 
 def test_a_write_to_tmp_stays_in_the_sandbox(run):
@@ -246,3 +289,39 @@ def test_no_process_outlives_its_submission_and_the_grades_stay(run):
 def test_feedback_details_are_capped():
     assert len(grade._cap("x" * 10_000)) == grade.DETAIL_CHARS
     assert os.environ.get("HOME") != "/home/student"  # the test itself runs outside any sandbox
+
+
+def test_the_sandbox_drops_the_same_rights_for_a_normal_user():
+    """The grader run by a normal user (here uid 65534, as setpriv makes it; this machine's Python lives under a
+    folder only root reads, so the whole grader cannot run as another user here): the sandbox's own flags give the
+    same uid, no capability, no nested user namespace and the seccomp filter."""
+    import shutil
+    import subprocess
+
+    from tools import grade_sandbox
+
+    if os.getuid() != 0 or not shutil.which("setpriv"):
+        pytest.skip("needs root to become another user (setpriv)")
+    import tempfile
+
+    program = grade_sandbox.seccomp_program()
+    folder = Path(tempfile.mkdtemp(prefix="book-escape-"))  # under /tmp, readable by the other user
+    folder.chmod(0o755)
+    filter_file = folder / "seccomp.bpf"
+    filter_file.write_bytes(program or b"")
+    filter_file.chmod(0o444)
+    cmd = [shutil.which("bwrap"), *grade_sandbox.PRIVILEGE, *grade_sandbox.NO_USERNS, "--die-with-parent",
+           "--ro-bind", "/usr", "/usr", "--symlink", "usr/bin", "/bin", "--symlink", "usr/lib", "/lib",
+           "--symlink", "usr/lib64", "/lib64", "--proc", "/proc", "--dev", "/dev",
+           "sh", "-c", "grep -E '^(Uid|CapEff|CapBnd|Seccomp):' /proc/self/status; unshare -U true || echo no-userns"]
+    if program:
+        cmd = grade_sandbox.seccomp_wrap(cmd, filter_file)
+    try:
+        done = subprocess.run(["setpriv", "--reuid", "65534", "--regid", "65534", "--clear-groups", *cmd],
+                              capture_output=True, text=True, timeout=30, cwd="/")
+    finally:
+        shutil.rmtree(folder)
+    status = dict(line.split(":", 1) for line in done.stdout.splitlines() if ":" in line)
+    assert status["Uid"].split()[0] == "65534" and status["CapEff"].strip() == status["CapBnd"].strip() == \
+        "0000000000000000", done.stdout + done.stderr
+    assert status["Seccomp"].strip() == ("2" if program else "0") and "no-userns" in done.stdout

@@ -52,14 +52,26 @@ from tools.grade_run import DETAIL_CHARS, Limits, Stop
 from tools.source import LANGS, Chapter, SourceError, chapters, find, parse
 
 RESULTS = ("correct", "not yet", "not attempted", "error", "did not run", "invalid", "grader error")
-COLUMNS = ("file", "student", "lms_id", "chapter", "language", "exercise", "result", "points", "detail", "flags")
-TOTAL_COLUMNS = ("file", "student", "lms_id", "chapter", "language", "points", "max_points", "correct", "exercises",
+COLUMNS = ("file", "student", "lms_id", "late", "chapter", "language", "exercise", "result", "points", "detail", "flags")
+TOTAL_COLUMNS = ("file", "student", "lms_id", "late", "chapter", "language", "points", "max_points", "correct", "exercises",
                  "not yet", "not attempted", "error", "did not run", "invalid", "grader error", "flags")
 EXERCISE_LABEL = re.compile(r"\(`(ch\d\d-ex-[\w-]+)`\)")
 ZIP_LIMITS = {"files": 200, "bytes": 200 * 2**20, "file bytes": 50 * 2**20}
-MOODLE_FOLDER = re.compile(r"^(?P<name>.+?)_(?P<id>\d+)_assign(?:submission|feedback)_\w+?_?$")
-CANVAS_FILE = re.compile(r"^(?P<name>[^_]+)(?:_LATE)?_(?P<id>\d+)_(?P<sub>\d+)_(?P<file>.+)$")
-COPY = re.compile(r"(?i)^(copy of|사본 -|복사본 -|사본-)\s*|\s*\((?:\d+|copy)\)$|\s*-\s*(copy|복사본)$")
+MOODLE_FOLDER = re.compile(r"^(?P<name>.+?)_(?P<id>\d+)_assign(?P<kind>submission|feedback)_(?P<plugin>[a-z]+)_?$")
+# Moodle's "Download all submissions" without "in folders": Name_12345_assignsubmission_file_05_x.ipynb
+MOODLE_FLAT = re.compile(r"^(?P<name>.+?)_(?P<id>\d+)_assign(?P<kind>submission|feedback)_(?P<plugin>[a-z]+)_(?P<file>.+)$")
+CANVAS_FILE = re.compile(r"^(?P<name>[^_]+)(?P<late>_LATE)?_(?P<id>\d+)_(?P<sub>\d+)_(?P<file>.+)$")
+# moodle.csv's column names as Moodle's worksheet upload (mod/assign/feedback/offline/importgradeslib.php) looks them
+# up, in the site's language: its language strings recordid and lastmodifiedgrade (mod_assign), grade (core),
+# maxgrade (mod_assign), fullnameuser (core), pluginname (assignfeedback_comments), and hiddenuser (mod_assign), the
+# Identifier's prefix (English 'Participant ', Korean '참가자'); chosen with --moodle-lang
+MOODLE_COLUMNS = {
+    "en": {"id": "Identifier", "name": "Full name", "grade": "Grade", "max": "Maximum Grade",
+           "modified": "Last modified (grade)", "comments": "Feedback comments", "participant": "Participant "},
+    "ko": {"id": "식별자", "name": "사용자 성명", "grade": "성적", "max": "최대 성적",
+           "modified": "마지막 수정됨(성적)", "comments": "피드백 코멘트", "participant": "참가자"},
+}
+COPY = re.compile(r"(?i)^(copy of|사본 -|복사본 -|사본-)\s*|\s*\((?:\d+|copy)\)$|\s*-\s*(copy|복사본)$|\s*의\s*사본$")
 
 WORDS = {
     "ko": {
@@ -67,21 +79,22 @@ WORDS = {
         "invalid": "채점할 수 없음", "grader error": "채점기 오류", "title": "채점 결과: {chapter}",
         "score": "맞힌 문제: {n} / {of}", "points": "점수: {p:g} / {of:g}",
         "exercise": "문제", "result": "결과", "detail": "설명",
-        "stopped": "{cell}번 셀에서 멈췄습니다: {error}",
-        "timeout": "{cell}번 셀이 제한 시간({limit:g}초) 안에 끝나지 않았습니다. 끝나지 않는 반복문이 있는지 보세요",
-        "total": "노트북 전체가 제한 시간({limit:g}초) 안에 끝나지 않았습니다({cell}번 셀에서 멈춤)",
-        "memory": "{cell}번 셀이 메모리 한도({mb} MiB)를 넘었습니다. {error}",
-        "exited": "{cell}번 셀에서 커널 프로세스가 끝났습니다(종료 코드 {code}). 코드가 파이썬을 끝냈습니다(os._exit, sys.exit 등)",
-        "crashed": "{cell}번 셀에서 커널이 비정상 종료했습니다({error}). 확장 모듈의 충돌입니다",
-        "killed": "{cell}번 셀에서 커널이 강제로 종료되었습니다(SIGKILL). 시스템의 메모리가 모자랐을 수 있습니다",
+        "stopped": "{cell_ko}에서 멈췄습니다: {error}",
+        "timeout": "{cell_ko}이 제한 시간({limit:g}초) 안에 끝나지 않았습니다. 끝나지 않는 반복문이 있는지 보세요",
+        "total": "노트북 전체가 제한 시간({limit:g}초) 안에 끝나지 않았습니다({cell_ko}에서 멈춤)",
+        "memory": "{cell_ko}이 메모리 한도({mb} MiB)를 넘었습니다. {error}",
+        "exited": "{cell_ko}에서 커널 프로세스가 끝났습니다(종료 코드 {code}). 코드가 파이썬을 끝냈습니다(os._exit, sys.exit 등)",
+        "crashed": "{cell_ko}에서 커널이 비정상 종료했습니다({error}). 확장 모듈의 충돌입니다",
+        "killed": "{cell_ko}에서 커널이 강제로 종료되었습니다(SIGKILL). 시스템의 메모리가 모자랐을 수 있습니다",
         "paused": "확인에 필요한 이름이 없습니다: {name} (그 이름을 만드는 셀이 지워졌거나 실행되지 않았습니다)",
         "template": "답 칸이 처음 그대로입니다",
-        "unreadable": "답 {name} 값을 채점기로 가져올 수 없습니다: {error}",
+        "unreadable": "답 {name}의 값을 채점기로 가져올 수 없습니다: {error}",
         "no answer": "노트북의 커널이 채점기의 질문에 답하지 않았습니다(IPython의 실행 방식을 바꾸었거나 커널이 멈췄습니다)",
         "slow": "답을 확인하는 동안 답의 코드가 제한 시간({limit:g}초) 안에 끝나지 않았습니다",
         "gone": "답을 확인하는 동안 커널이 끝났습니다",
         "no kernel": "노트북의 커널이 시작되지 않았습니다(채점기 쪽 문제입니다: {error})",
         "after slow": "앞 문제의 답이 끝나지 않아 확인하지 못했습니다",
+        "late": "Canvas에 마감 뒤에 낸 제출물입니다(파일 이름의 _LATE)",
     },
     "en": {
         "correct": "correct", "not yet": "not yet", "not attempted": "not attempted", "error": "error",
@@ -105,6 +118,7 @@ WORDS = {
         "gone": "the kernel ended while the check ran the answer",
         "no kernel": "the notebook's kernel did not start (a problem on the grader's side: {error})",
         "after slow": "not checked: an earlier answer did not finish",
+        "late": "Canvas marked this submission late (_LATE in its file name)",
     },
 }
 INVALID = {
@@ -145,6 +159,7 @@ class Submission:
     student: str
     lms: str = ""  # "canvas" or "moodle" when the name carries that LMS's id
     lms_id: str = ""
+    late: bool = False  # Canvas marked it late (_LATE in its name)
     flags: list[str] = field(default_factory=list)
     problem: tuple[str, dict] | None = None  # an INVALID key and its fields, when known before reading
 
@@ -211,8 +226,9 @@ def _unzip(path: Path, into: Path) -> tuple[list[Path], str | None]:
 
 
 def _identify_lms(folder_name: str, file_name: str) -> tuple[str, str, str]:
-    """(lms, id, student's name) from Moodle's folder or Canvas's file name; ('', '', '') if neither."""
-    moodle = MOODLE_FOLDER.match(folder_name) if folder_name else None
+    """(lms, id, student's name) from Moodle's folder or flat file name, or Canvas's file name; ('', '', '') if
+    none."""
+    moodle = (MOODLE_FOLDER.match(folder_name) if folder_name else None) or MOODLE_FLAT.match(Path(file_name).name)
     if moodle:
         return "moodle", moodle["id"], nfc(moodle["name"]).replace("_", " ").strip()
     canvas = CANVAS_FILE.match(Path(file_name).name)
@@ -221,15 +237,31 @@ def _identify_lms(folder_name: str, file_name: str) -> tuple[str, str, str]:
     return "", "", ""
 
 
-def collect(folder: Path, out: Path, stem: str, unpack: Path) -> list[Submission]:
-    """Every submission in the folder: files at the top, in its subfolders (one per student), and in zips."""
+def moodle_online_text(folder_name: str, file_name: str) -> bool:
+    """Whether a file is what Moodle's online-text submission type saves (a folder ..._assignsubmission_onlinetext_/
+    or a flat name ..._assignsubmission_onlinetext_onlinetext.html): the student's typed text, not a notebook."""
+    for match in ((MOODLE_FOLDER.match(folder_name) if folder_name else None), MOODLE_FLAT.match(file_name)):
+        if match and match["plugin"] == "onlinetext":
+            return True
+    return False
+
+
+def collect(folder: Path, out: Path, stem: str, unpack: Path, ignored: list[str] | None = None) -> list[Submission]:
+    """Every submission in the folder: files at the top, in its subfolders (one per student), and in zips.
+    Moodle's online-text files are left out, their names added to ignored."""
     found: list[Submission] = []
+    ignored = ignored if ignored is not None else []
 
     def add(path: Path, name: str, folder_name: str = "", problem=None) -> None:
+        if moodle_online_text(folder_name, path.name):
+            ignored.append(nfc(name))
+            return
         lms, lms_id, lms_name = _identify_lms(folder_name, path.name)
         sub = Submission(path, nfc(name), lms_name or student_name(path.name if not folder_name else
                                                                    folder_name, stem),
                          lms, lms_id, problem=problem)
+        if lms == "canvas":
+            sub.late = bool(CANVAS_FILE.match(path.name)["late"])
         if COPY.search(nfc(path.stem)) or COPY.search(nfc(Path(name).stem)):
             sub.flags.append(FLAGS["copy"])
         found.append(sub)
@@ -376,26 +408,39 @@ class Context:
     points: dict[str, float]
 
 
+def _where_ko(cells, index: int) -> str:
+    """The same in Korean word order: «7번 셀(`for i in …`)»."""
+    where = _where(cells, index)
+    number, _, first = where.partition(" ")
+    return f"{number}번 셀{first}" if first else f"{number}번 셀"
+
+
 def _stopped(stop: Stop, cells, limits: Limits, words: dict) -> str:
-    return words[stop.key].format(cell=_where(cells, stop.cell), error=stop.error, code=stop.code, mb=limits.memory_mb,
+    return words[stop.key].format(cell=_where(cells, stop.cell), cell_ko=_where_ko(cells, stop.cell), error=stop.error,
+                                  code=stop.code, mb=limits.memory_mb,
                                   limit=limits.total_seconds if stop.key == "total" else limits.cell_seconds)
 
 
 def judge_submission(session, stop: Stop | None, nb, exercises: list[Exercise], chapter: Chapter, lang: str,
-                     limits: Limits) -> list[tuple[str, str, str]]:
-    """One (label, result, detail) per exercise: from the source where it decides (untouched, did not run), else
-    from the book's check run in the judge on the values the kernel gives."""
+                     limits: Limits, labels=None) -> list[tuple[str, str, str]]:
+    """One (label, result, detail) per exercise (those of labels, if given): from the source where it decides
+    (untouched, did not run), else from the book's check run in the judge on the values the kernel gives."""
     words = WORDS[lang]
     cells = nb.cells
     code = [(i, c) for i, c in enumerate(cells) if c.cell_type == "code"]
     all_names = sorted({n for e in exercises for n in e.names})
+    if labels is not None:
+        exercises = [e for e in exercises if e.label in labels]
+    asked = sorted({n for e in exercises for n in e.names})
     end = session.endpoint() if session is not None else None
+    if end is not None:
+        end.waiting = grade_judge.unlocked
     results = []
     try:
         values, missing, reach = {}, {}, None
         if end is not None:
             try:
-                values, missing = grade_judge.fetch(end, all_names)
+                values, missing = grade_judge.fetch(end, asked)
             except WireError:
                 reach = "gone"
         elif session is not None:
@@ -476,11 +521,30 @@ def grade_one(sub: Submission, ctx: Context) -> Graded:
     skip = {i for i, c in enumerate(nb.cells) if c.cell_type == "code" and LABEL.search(c.source)
             and not set(defined_names(c.source)) & answer_names}
 
-    def judge(session, stop):
-        return judge_submission(session, stop, nb, ctx.exercises, ctx.chapter, lang, ctx.limits)
+    # each exercise judged where the student's run reaches its check cell (the first, if it is there twice), from
+    # the state the student saw there; those whose check cell was deleted, at the end
+    checkpoints: dict[int, list[str]] = {}
+    labels = {e.label for e in ctx.exercises}
+    seen: set[str] = set()
+    for i in sorted(skip):
+        found = [m for m in LABEL.findall(nb.cells[i].source) if m in labels and m not in seen]
+        if found:
+            checkpoints[i] = found
+            seen.update(found)
+    judged: set[str] = set()
 
-    stop, results = grade_run.run(nb.cells, skip, ctx.limits, ctx.scratch, judge)
-    for label, result, detail in results:
+    def judge(session, stop, which):
+        which = [label for label in labels if label not in judged] if which == "rest" else which
+        if not which:
+            if session is not None:
+                session.close()
+            return []
+        judged.update(which)
+        return judge_submission(session, stop, nb, ctx.exercises, ctx.chapter, lang, ctx.limits, set(which))
+
+    stop, results = grade_run.run(nb.cells, skip, ctx.limits, ctx.scratch, judge, checkpoints)
+    order = {e.label: i for i, e in enumerate(ctx.exercises)}
+    for label, result, detail in sorted(results, key=lambda r: order[r[0]]):
         points = ctx.points.get(label, 1.0) if result == "correct" else 0.0
         graded.rows.append({"exercise": label, "result": result, "points": f"{points:g}", "detail": detail})
     graded.seconds = time.monotonic() - start
@@ -494,6 +558,8 @@ def feedback(graded: Graded, chapter: Chapter, lang: str, points: dict[str, floa
     sub = graded.submission
     title = words["title"].format(chapter=chapter.title(lang))
     lines = [f"# {title}", "", f"{sub.student} · `{sub.name}`", ""]
+    if sub.late:
+        lines += [words["late"], ""]
     exercises = [r for r in graded.rows if r["result"] not in ("invalid", "grader error")]
     if not exercises:
         row = graded.rows[0]
@@ -526,7 +592,7 @@ def _feedback_names(results: list[Graded]) -> dict[int, str]:
 
 
 def write_outputs(results: list[Graded], chapter: Chapter, out: Path, points: dict[str, float],
-                  exercises: list[Exercise], assignment: str) -> list[Path]:
+                  exercises: list[Exercise], assignment: str, moodle_lang: str = "en") -> list[Path]:
     out.mkdir(parents=True, exist_ok=True)
     (out / "feedback").mkdir(exist_ok=True)
     paths = [out / "grades.csv", out / "totals.csv", out / "canvas.csv", out / "moodle.csv"]
@@ -541,7 +607,8 @@ def write_outputs(results: list[Graded], chapter: Chapter, out: Path, points: di
         sums.writeheader()
         for i, graded in enumerate(results):
             sub = graded.submission
-            base = {"file": sub.name, "student": sub.student, "lms_id": sub.lms_id, "chapter": number,
+            base = {"file": sub.name, "student": sub.student, "lms_id": sub.lms_id, "late": "yes" if sub.late else "",
+                    "chapter": number,
                     "language": graded.language, "flags": "; ".join(sub.flags)}
             for r in graded.rows:
                 rows.writerow({**base, "points": "0", **r})
@@ -576,13 +643,14 @@ def write_outputs(results: list[Graded], chapter: Chapter, out: Path, points: di
         # Grade and "Last modified (grade)", and skips a row whose grade Moodle changed after that time (unless
         # told to overwrite): the time of this grading, in a form PHP's strtotime reads
         graded_at = time.strftime("%Y-%m-%d %H:%M:%S")
-        writer.writerow(["Identifier", "Full name", "Grade", "Maximum Grade", "Last modified (grade)",
-                         "Feedback comments"])
+        names = MOODLE_COLUMNS[moodle_lang]
+        writer.writerow([names[k] for k in ("id", "name", "grade", "max", "modified", "comments")])
         for graded in of("moodle"):
             sub = graded.submission
-            ident = f"Participant {sub.lms_id}" if sub.lms == "moodle" else ""
+            ident = f"{names['participant']}{sub.lms_id}" if sub.lms == "moodle" else ""
             words = WORDS[graded.language or "en"]
-            summary_line = "; ".join(f"{r['exercise']}: {words[r['result']]}" for r in graded.rows if r["exercise"]) \
+            summary_line = ("; " if graded.language != "ko" else ", ").join(
+                f"{r['exercise']}: {words[r['result']]}" for r in graded.rows if r["exercise"]) \
                 or graded.rows[0]["detail"]
             writer.writerow([ident, sub.student, f"{_points(graded):g}", f"{most:g}", graded_at, summary_line])
     return paths
@@ -660,6 +728,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="a file of LABEL=N lines")
     parser.add_argument("--assignment", help="the assignment's column in canvas.csv (default: 'Chapter NN'); "
                                              "use Canvas's own 'Name (id)' to fill an existing assignment")
+    parser.add_argument("--moodle-lang", default="en", choices=sorted(MOODLE_COLUMNS),
+                        help="the language of your Moodle site: moodle.csv's column names are looked up in it "
+                             "(default en)")
     parser.add_argument("--no-sandbox", action="store_true",
                         help="run submissions WITHOUT the bubblewrap sandbox (only where bwrap cannot run, "
                              "on submissions you trust)")
@@ -721,7 +792,11 @@ def grade(args) -> tuple[list[Graded], Path]:
     scratch = grade_run.scratch_folder()
     pool = None
     try:
-        subs = collect(folder, out, chapter.stem, scratch.folder / "unzip")
+        ignored: list[str] = []
+        subs = collect(folder, out, chapter.stem, scratch.folder / "unzip", ignored)
+        if ignored:
+            print(f"left out {len(ignored)} file(s) of Moodle's online-text submissions (text typed in Moodle, not a "
+                  f"notebook): {', '.join(ignored[:5])}{' ...' if len(ignored) > 5 else ''}", file=sys.stderr)
         if not subs:
             raise GradeError(f"{folder} holds no files to grade")
         if not args.no_sandbox:
@@ -729,7 +804,11 @@ def grade(args) -> tuple[list[Graded], Path]:
                 [cell.text("en") for cell in chapter.cells if cell.kind == "code"], scratch.folder)
         titles = {(c.stem, lang): c.title(lang) for c in map(parse, chapters()) for lang in LANGS}
         limits = Limits(args.cell_timeout, args.timeout, args.memory, sandbox=not args.no_sandbox)
-        shown = ("sandbox: bubblewrap (system read-only, private home, no network, no other files or processes)"
+        nested = ("no user namespace inside" if grade_sandbox._probed.get("disable-userns", True) else
+                  "user namespaces inside NOT blocked (bubblewrap older than 0.8.0)")
+        seccomp = "seccomp" if grade_sandbox.seccomp_program() else "no seccomp filter (not x86-64)"
+        shown = (f"sandbox: bubblewrap (uid {grade_sandbox.UID}, no capability, {nested}, {seccomp}; system read-only, "
+                 "private home, no network, no other files or processes)"
                  if limits.sandbox else "NO SANDBOX (--no-sandbox): student code runs with your user's rights")
         print(f"grading {len(subs)} submissions of chapter {chapter.stem}, {args.jobs} at a time; per submission: "
               f"{limits.cell_seconds:g} s per cell, {limits.total_seconds:g} s in all, {limits.memory_mb} MiB; {shown}",
@@ -758,7 +837,7 @@ def grade(args) -> tuple[list[Graded], Path]:
     finally:
         grade_run.remove_tree(scratch.folder)
     assignment = args.assignment or f"Chapter {int(chapter.stem[:2]):02d}"
-    paths = write_outputs(results, chapter, out, points, exercises, assignment)
+    paths = write_outputs(results, chapter, out, points, exercises, assignment, getattr(args, "moodle_lang", "en"))
     print(summary(results, exercises, args.lang))
     print(f"wrote {', '.join(str(p) for p in paths)} and {len(results)} feedback files in {out / 'feedback'} "
           f"({time.monotonic() - start:.0f} s)")

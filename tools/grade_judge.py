@@ -70,12 +70,35 @@ def explorer(*args, **kwargs):
 '''
 SKIPPED_FLAGS = {"setup", "explorer-helper", "widget", "solution", "student", "check"}
 
-# one check at a time: the book's checks seed torch's global generator, which threads would share
+# one check at a time: the book's checks seed torch's global generator, which threads would share; released while
+# a check waits for its kernel (unlocked)
 LOCK = threading.RLock()
 # one ast.parse at a time: Python 3.11's conversion of a parsed tree to ast objects keeps its recursion depth in
 # state the threads share, and two submissions' threads parsing at once failed with "SystemError: AST constructor
 # recursion depth mismatch" (CPython gh-106905)
 PARSE = threading.RLock()
+
+
+@contextlib.contextmanager
+def unlocked():
+    """Around each wait of a check for its submission's kernel (Endpoint.waiting): the lock released, so that
+    another submission's check runs meanwhile (a slow answer costs its own submission only), and this check's
+    random state (torch's and Python's generators, which its own seed set) put back when it takes the lock again."""
+    if not LOCK._is_owned():
+        yield
+        return
+    import random
+
+    import torch
+
+    state = torch.get_rng_state(), random.getstate()
+    saved = LOCK._release_save()
+    try:
+        yield
+    finally:
+        LOCK._acquire_restore(saved)
+        torch.set_rng_state(state[0])
+        random.setstate(state[1])
 
 
 def _parse(code: str) -> ast.Module:

@@ -22,6 +22,7 @@ passed to it, ask its length, read an attribute whose value is data. It can reac
 from __future__ import annotations
 
 import builtins
+import contextlib
 import json
 import math
 import os
@@ -31,7 +32,8 @@ import struct
 import sys
 import time
 
-MAX_FRAME = 512 * 2**20  # bytes in one message, tensors included
+MAX_FRAME = 160 * 2**20  # bytes in one message, tensors included
+MAX_ANSWER = 128 * 2**20  # bytes of tensors in one message: checked before anything is copied
 MAX_DEPTH = 40
 ERROR_CHARS = 2000
 
@@ -52,6 +54,11 @@ def _torch():
     import torch
 
     return torch
+
+
+def _is_tensor(value) -> bool:
+    torch = sys.modules.get("torch")
+    return torch is not None and isinstance(value, torch.Tensor)
 
 
 class Remote:
@@ -81,18 +88,60 @@ class Remote:
     def __repr__(self):
         return f"<{self._type} (in the other process)>"
 
+    def __copy__(self):
+        return self
 
-_remote_types: dict[str, type] = {}
+    def __deepcopy__(self, memo):
+        return self
 
 
-def _remote_type(name: str) -> type:
-    """A Remote subclass named like the remote object's type, so that type(x).__name__ reads as it does there."""
+_remote_types: dict[tuple, type] = {}
+LIBRARIES = ("torch", "transformers")  # whose classes a module's proxy may say it is an instance of
+
+
+def _mro(value) -> list[str]:
+    """The classes an object of torch.nn.Module is an instance of, as "module:qualname" (for _library_class)."""
+    torch = sys.modules.get("torch")
+    if torch is None or not isinstance(value, torch.nn.Module):
+        return []
+    return [f"{c.__module__}:{c.__qualname__}" for c in type(value).__mro__[:30]]
+
+
+def _library_class(mro) -> type | None:
+    """The first class of a remote module's classes that this side knows as the same library's own (torch.nn's,
+    transformers'), found among the modules already imported here (nothing is imported for it); else
+    torch.nn.Module. So nn.Linear's proxy is an instance of nn.Linear, a student's MultiHeadAttention's an
+    instance of nn.Module, for isinstance; everything else about it stays in the other process."""
+    torch = sys.modules.get("torch")
+    if torch is None or not isinstance(mro, list) or not mro:
+        return None
+    for entry in mro[:30]:
+        module, _, qualname = str(entry).partition(":")
+        if module.split(".")[0] not in LIBRARIES or module not in sys.modules:
+            continue
+        found = sys.modules[module]
+        for part in qualname.split("."):  # from the object's own dict: no lazy import, no property runs
+            found = vars(found).get(part) if part.isidentifier() and hasattr(found, "__dict__") else None
+        if isinstance(found, type) and issubclass(found, torch.nn.Module) and found.__module__ == module:
+            return found
+    return torch.nn.Module
+
+
+def _remote_type(name: str, mro=None) -> type:
+    """A Remote subclass named like the remote object's type, so that type(x).__name__ reads as it does there;
+    for a module, one whose __class__ is the library class it is (isinstance(x, nn.Linear) holds, as it does
+    for unittest.mock's spec), its attributes and calls still requests."""
     clean = "".join(ch for ch in str(name) if ch.isalnum() or ch == "_")[:60] or "object"
     if clean[0].isdigit():
         clean = "_" + clean
-    if clean not in _remote_types:
-        _remote_types[clean] = type(clean, (Remote,), {"__slots__": ()})
-    return _remote_types[clean]
+    library = _library_class(mro)
+    key = (clean, library)
+    if key not in _remote_types:
+        body: dict = {"__slots__": ()}
+        if library is not None:
+            body["__class__"] = property(lambda self, cls=library: cls)
+        _remote_types[key] = type(clean, (Remote,), body)
+    return _remote_types[key]
 
 
 def _exception(type_name: str, message: str, name: str | None = None) -> BaseException:
@@ -110,6 +159,34 @@ def _exception(type_name: str, message: str, name: str | None = None) -> BaseExc
     return RuntimeError(f"{type_name}: {message}")
 
 
+class _Handle:
+    """A value of this side that may cross to an untrusted peer as a handle (see _served_as_handle)."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value):
+        self.value = value
+
+
+def _served_as_handle(target, name: str, value) -> bool:
+    """Whether an attribute of this side's module may go to the untrusted side as a handle (a proxy there): a
+    module held by a module (block.c_attn), and, of a module whose class is not a library's (the chapter's own
+    MultiHeadAttention), a method or function its class or the instance defines and torch.nn.Module does not
+    (layer.split_heads, a check's spy on layer.attend); of a library's module only forward. So the student's
+    code can use the check's layer as the book's code does, never reach what nn.Module offers to change it
+    (load_state_dict, apply, register_forward_hook, to, ...) nor anything but modules and their methods."""
+    torch = sys.modules.get("torch")
+    if torch is None or not isinstance(target, torch.nn.Module):
+        return False
+    if isinstance(value, torch.nn.Module):
+        return True
+    if not callable(value) or isinstance(value, type):
+        return False
+    if type(target).__module__.split(".")[0] in LIBRARIES:
+        return name == "forward"
+    return name == "forward" or not hasattr(torch.nn.Module, name)
+
+
 class Endpoint:
     """One side of the wire. request() sends a request and, while it waits for the answer, serves the other
     side's requests (they nest); serve() only serves, until the other side says goodbye."""
@@ -123,6 +200,8 @@ class Endpoint:
         self.broken: WireError | None = None  # once the wire broke (a time-out, the kernel gone), it stays broken
         self.deadline: float | None = None  # of the outermost request: nested requests do not extend it
         self.ids: dict[int, int] = {}  # id(obj) -> handle
+        self.budget: float | None = None  # all requests to the other side end by then (the judge's per submission)
+        self.waiting = contextlib.nullcontext  # what surrounds each wait for the other side (the judge's lock)
 
     # framing -----------------------------------------------------------------------------------------
     def _send(self, header: dict, blob: bytes = b"") -> None:
@@ -145,11 +224,12 @@ class Endpoint:
         return b"".join(chunks)
 
     def _receive(self) -> dict:
-        if self.deadline is not None:
-            left = self.deadline - time.monotonic()
+        ends = [t for t in (self.deadline, self.budget) if t is not None]
+        if ends:
+            left = min(ends) - time.monotonic()
             if left <= 0:
                 raise PeerTimeout("no answer within the time limit")
-            self.sock.settimeout(left)
+            self.sock.settimeout(left if self.timeout is None else min(left, self.timeout))
         else:
             self.sock.settimeout(self.timeout)
         head_size, blob_size = struct.unpack(">II", self._read(8))
@@ -192,6 +272,10 @@ class Endpoint:
                 tensor = value.detach()
                 if tensor.layout != torch.strided or tensor.is_quantized or tensor.dtype.is_complex:
                     raise NotData(f"a {tensor.layout} {tensor.dtype} tensor cannot be sent")
+                size = tensor.numel() * tensor.element_size()
+                if sum(t.numel() * t.element_size() for t in tensors.values()) + size > MAX_ANSWER:
+                    raise NotData(f"a tensor of {size / 2**20:.0f} MiB: more than the {MAX_ANSWER // 2**20} MiB "
+                                  "an answer may send to the grader (the book's answers take a few KiB)")
                 tensors[key] = tensor.cpu().contiguous().clone()
                 return {"$tensor": key}
             if isinstance(value, torch.dtype):
@@ -203,13 +287,19 @@ class Endpoint:
                 return self.encode(value.item(), tensors, depth, data_only)
             if isinstance(value, numpy.ndarray) and value.dtype.kind in "biuf":
                 return self.encode(_torch().from_numpy(numpy.ascontiguousarray(value)), tensors, depth, data_only)
-        if data_only:
+        if isinstance(type(value), type) and issubclass(type(value), Remote) and value._end is self:
+            # the other side's own object, going back: its handle (decoded there as the object itself)
+            return {"$ref": value._ref, "owner": "judge" if self.side == "kernel" else "kernel"}
+        if type(value) is _Handle:
+            value = value.value
+        elif data_only:
             raise NotData(f"a {type(value).__name__} is not data")
         handle = self.ids.get(id(value))
         if handle is None or self.objects.get(handle) is not value:
             handle = len(self.objects) + 1
             self.objects[handle], self.ids[id(value)] = value, handle
-        return {"$ref": handle, "owner": self.side, "type": type(value).__name__, "callable": callable(value)}
+        return {"$ref": handle, "owner": self.side, "type": type(value).__name__, "callable": callable(value),
+                "mro": _mro(value)}
 
     def decode(self, value, tensors: dict, depth: int = 0):
         if depth > MAX_DEPTH:
@@ -247,7 +337,7 @@ class Endpoint:
                 if handle not in self.objects:
                     raise WireError("a handle this side never gave")
                 return self.objects[handle]
-            return _remote_type(value.get("type", "object"))(self, handle, value.get("type", "object"))
+            return _remote_type(value.get("type", "object"), value.get("mro"))(self, handle, value.get("type", "object"))
         raise WireError(f"not a value: {str(value)[:80]}")
 
     def _pack(self, header: dict, args=(), kwargs=None, value=None, has_value=False, data_only=False) -> None:
@@ -288,13 +378,17 @@ class Endpoint:
                 raise self.broken from None
             while True:
                 try:
-                    message = self._receive()
+                    with self.waiting():
+                        message = self._receive()
                 except (WireError, OSError, ValueError) as e:
                     self.broken = e if isinstance(e, WireError) else WireError(str(e))
                     raise self.broken from None
                 op = message.get("op")
                 if op == "result":
-                    return self.decode(message.get("value"), self._tensors(message))
+                    value = self.decode(message.get("value"), self._tensors(message))
+                    if message.get("back"):
+                        value = self._write_back(message["back"], value, args)
+                    return value
                 if op == "error":
                     raise _exception(str(message.get("type", "RuntimeError")),
                                      str(message.get("message", ""))[:ERROR_CHARS], message.get("name"))
@@ -302,6 +396,24 @@ class Endpoint:
         finally:
             if outermost:
                 self.deadline = None
+
+    def _write_back(self, positions, value, args):
+        """Put the arguments a call changed on the other side back into this side's objects (data only, into
+        the same dict, list or tensor this side passed); return the call's own result."""
+        if not isinstance(positions, list) or not isinstance(value, tuple) or len(value) != len(positions) + 1:
+            raise WireError("a result whose changed arguments do not match")
+        for position, new in zip(positions, value[1:], strict=True):
+            i = int(position) if str(position).isdigit() else -1
+            old = args[i] if 0 <= i < len(args) else None
+            if type(old) is dict and type(new) is dict:
+                old.clear()
+                old.update(new)
+            elif type(old) is list and type(new) is list:
+                old[:] = new
+            elif _is_tensor(old) and _is_tensor(new) and old.shape == new.shape and old.dtype == new.dtype:
+                with _torch().no_grad():
+                    old.copy_(new)
+        return value[0]
 
     def serve(self) -> None:
         """Answer requests until the other side says goodbye or closes the connection."""
@@ -329,7 +441,10 @@ class Endpoint:
                 raise
             return
         try:
-            self._pack({"op": "result"}, value=value, has_value=True, data_only=not self.peer_trusted)
+            back = message.get("_back") or {}
+            self._pack({"op": "result", **({"back": list(back)} if back else {})},
+                       value=(value, *back.values()) if back else value, has_value=True,
+                       data_only=not self.peer_trusted)
         except (NotData, TypeError, ValueError, RuntimeError) as error:
             self._send({"op": "error", "type": type(error).__name__, "message": str(error)[:ERROR_CHARS]})
 
@@ -352,14 +467,23 @@ class Endpoint:
         if op == "call":
             args = [self.decode(a, tensors) for a in message.get("args", [])]
             kwargs = {str(k): self.decode(v, tensors) for k, v in message.get("kwargs", {}).items()}
-            return target(*args, **kwargs)
+            versions = {i: v._version for i, v in enumerate(args) if _is_tensor(v)}
+            value = target(*args, **kwargs)
+            # the arguments the call may have changed go back with its result, as Python's caller would see them:
+            # a dict or list (a cache the function fills), a tensor changed in place
+            message["_back"] = {str(i): v for i, v in enumerate(args)
+                                if type(v) in (dict, list) or (i in versions and v._version != versions[i])}
+            return value
         if op == "len":
             return len(target)
         if op == "getattr":
             name = str(message.get("name"))
             if not self.peer_trusted and name.startswith("_"):
                 raise PermissionError(f"attribute {name} is not served")
-            return getattr(target, name)
+            value = getattr(target, name)
+            if not self.peer_trusted and _served_as_handle(target, name, value):
+                return _Handle(value)
+            return value
         raise WireError(f"unknown request {op!r}")
 
 

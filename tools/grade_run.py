@@ -51,8 +51,8 @@ SCRATCH_PREFIX = "book-grade-"
 @dataclass
 class Scratch:
     """A grading run's one temporary folder, book-grade-<the grader's pid>-XXXX under TMPDIR: the zips unpacked
-    (unzip/), the kernel's read-only folder (kernel/), one folder per running submission; and the files every
-    kernel's home starts with. The grader removes it at the end whatever happened (remove_tree: read-only
+    (unzip/), the sandbox's seccomp filter (seccomp.bpf), one folder per running submission (its home, its
+    connection folder, its own read-only copy of the kernel's file); and the files every kernel's home starts with. The grader removes it at the end whatever happened (remove_tree: read-only
     folders too); a grader killed outright (SIGKILL) leaves it, and the next grading run removes it
     (sweep_stale)."""
 
@@ -60,14 +60,18 @@ class Scratch:
     home_files: dict[str, bytes] = field(default_factory=dict)
 
     @property
-    def kernel_dir(self) -> Path:
-        return self.folder / "kernel"
+    def seccomp(self) -> Path | None:
+        path = self.folder / "seccomp.bpf"
+        return path if path.exists() else None
 
 
 def scratch_folder() -> Scratch:
     sweep_stale()
     scratch = Scratch(Path(tempfile.mkdtemp(prefix=f"{SCRATCH_PREFIX}{os.getpid()}-")))
-    kernel_folder(scratch.kernel_dir)
+    program = grade_sandbox.seccomp_program()
+    if program is not None:  # read by the shell that starts bwrap, outside the sandbox
+        (scratch.folder / "seccomp.bpf").write_bytes(program)
+        (scratch.folder / "seccomp.bpf").chmod(0o444)
     return scratch
 
 
@@ -135,6 +139,18 @@ def _manager_class():
     return KernelManager
 
 
+def _client_class():
+    """nbclient's client, but one that keeps no output: the grader reads none (a cell's error comes in its reply),
+    and a submission that prints 500 MB would otherwise make the grader hold it all."""
+    from nbclient import NotebookClient
+
+    class Client(NotebookClient):
+        def output(self, outs, msg, display_id, cell_index):
+            return None
+
+    return Client
+
+
 def _plain(text) -> str:
     import re
 
@@ -159,18 +175,22 @@ def _exit_stop(km, index: int) -> Stop:
     return Stop(index, "exited", "", code)
 
 
-def run(cells: list, skip: set[int], limits: Limits, scratch: Scratch, judge) -> tuple[Stop | None, object]:
-    """Run the submission's code cells (all but the indices in skip), then call judge(endpoint or None, stop)
-    and return (stop, what judge returned). endpoint is None when the kernel cannot be questioned."""
+def run(cells: list, skip: set[int], limits: Limits, scratch: Scratch, judge,
+        checkpoints: dict[int, list[str]] | None = None) -> tuple[Stop | None, list]:
+    """Run the submission's code cells (all but the indices in skip); where the run reaches a cell of
+    checkpoints (a check cell), call judge(session, None, its labels): those exercises are judged from the state
+    the student saw there, so what a later cell does (ends the kernel, raises, loops) cannot change them. At the
+    end, judge(session or None, stop, the labels not judged yet); return (stop, all the judge's rows). session
+    is None when the kernel cannot be questioned."""
     from jupyter_client.kernelspec import KernelSpecManager
     from jupyter_core.utils import run_sync
-    from nbclient import NotebookClient
     from nbclient.exceptions import CellExecutionError, CellTimeoutError, DeadKernelError
 
     from tools.notebooks import wait_in_slices
 
-    kernel_dir = scratch.kernel_dir
     work = Path(tempfile.mkdtemp(prefix="submission-", dir=scratch.folder))
+    # each submission's own copy of the kernel's file, read-only: nothing one kernel does reaches another's
+    kernel_dir = kernel_folder(work / "kernel")
     home, connection, specs = work / "home", work / "conn", work / "kernels"
     for folder in (home, connection):
         folder.mkdir()
@@ -183,7 +203,7 @@ def run(cells: list, skip: set[int], limits: Limits, scratch: Scratch, judge) ->
     python = Path(sys.prefix).resolve() / "bin" / Path(sys.executable).name  # the venv's, by its real path
     argv = [str(python if python.exists() else sys.executable), str(kernel_dir / "grade_kernel.py"), "-f", "{connection_file}"]
     if limits.sandbox:
-        argv = grade_sandbox.command(argv, home, connection, kernel_dir, env)
+        argv = grade_sandbox.command(argv, home, connection, kernel_dir, env, scratch.seccomp)
     else:
         env["HOME"] = str(home)
     (specs / "book-graded").mkdir(parents=True)
@@ -194,16 +214,38 @@ def run(cells: list, skip: set[int], limits: Limits, scratch: Scratch, judge) ->
                        transport="ipc", ip=str(connection / "kernel"), connection_file=str(connection / "kernel.json"))
     nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c.source) if c.cell_type == "code" and i not in skip
                                          else nbformat.v4.new_raw_cell("") for i, c in enumerate(cells)])
-    client = NotebookClient(nb, km=km, timeout=limits.cell_seconds, allow_errors=False, shutdown_kernel="immediate",
+    client = _client_class()(nb, km=km, timeout=limits.cell_seconds, allow_errors=False, shutdown_kernel="immediate",
                             resources={"metadata": {"path": str(home)}})
     start = time.monotonic()
     stop: Stop | None = None
-    result = judge_error = None
+    cgroup = None
+    result, judged, judge_error = None, [], None
+    checkpoints = dict(checkpoints or {})
+    done: set[str] = set()
+    answers = True  # False once the kernel did not connect to the judge: not asked again before the end
     try:
         # only these variables: none of the instructor's (tokens, paths) reach the submission
         with client.setup_kernel(env=env if not limits.sandbox else {"PATH": env["PATH"]}, cleanup_kc=True):
             wait_in_slices(client)
+            if limits.sandbox:  # all the sandbox's processes, its /tmp included, within the memory limit
+                cgroup = grade_sandbox.Cgroup.make(work.name, (limits.memory_mb + grade_sandbox.SHARED_MB) * 2**20)
+                process = getattr(getattr(km, "provisioner", None), "process", None)
+                if cgroup is not None and (process is None or not cgroup.add(grade_sandbox.descendants(process.pid))):
+                    cgroup.remove()
+                    cgroup = None
             for index, cell in enumerate(client.nb.cells):
+                labels = [label for label in checkpoints.get(index, ()) if label not in done]
+                if labels and answers:
+                    session = _connect(client, connection, limits)
+                    try:
+                        judged += judge(session, None, labels)
+                    except Exception as e:  # the grader's own fault: raised once the kernel is gone
+                        judge_error = e
+                        break
+                    done.update(labels)
+                    answers = session is not None and session.end is not None
+                    if answers:
+                        _drain(client)  # the kernel's serve() ended with the judge's goodbye
                 if cell.cell_type != "code":
                     continue
                 left = limits.total_seconds - (time.monotonic() - start)
@@ -218,6 +260,9 @@ def run(cells: list, skip: set[int], limits: Limits, scratch: Scratch, judge) ->
                     break
                 except DeadKernelError:
                     stop = _exit_stop(km, index)
+                    if cgroup is not None and stop.key == "killed" and cgroup.oom_killed():
+                        stop = Stop(index, "memory", f"{limits.memory_mb + grade_sandbox.SHARED_MB} MiB for all "
+                                                     "its processes and /tmp together")
                     break
                 except CellExecutionError as e:
                     error = f"{e.ename}: {_plain(e.evalue)}"[:DETAIL_CHARS]
@@ -233,21 +278,25 @@ def run(cells: list, skip: set[int], limits: Limits, scratch: Scratch, judge) ->
                     if _drain(client):
                         break
             alive = run_sync(km.is_alive)() and (stop is None or stop.key not in ("exited", "crashed", "killed"))
-            try:
-                result = judge(_connect(client, connection, limits) if alive else None, stop)
-            except Exception as e:  # the grader's own fault, not the submission's: raised once the kernel is gone
-                judge_error = e
+            if judge_error is None:
+                try:
+                    result = judged + judge(_connect(client, connection, limits) if alive else None, stop,
+                                            "rest")
+                except Exception as e:  # the grader's own fault, not the submission's: raised once the kernel is gone
+                    judge_error = e
     except Exception as e:  # a kernel that would not start, a client error: the submission could not run
         if stop is None:
             stop = Stop(-1, "no kernel", f"{type(e).__name__}: {e}"[:DETAIL_CHARS])
-        if result is None:
-            result = judge(None, stop)
+        if result is None and judge_error is None:
+            result = judged + judge(None, stop, "rest")
     finally:
         try:  # nbclient shuts down the kernel it started; this one in case it could not
             if run_sync(km.is_alive)():
                 run_sync(km.shutdown_kernel)(now=True)
         except Exception:
             pass
+        if cgroup is not None:
+            cgroup.remove()
         remove_tree(work)
     if judge_error is not None:
         raise judge_error
@@ -301,6 +350,8 @@ class _Session:
             except OSError:
                 return None
             self.end = Endpoint(sock, "judge", peer_trusted=False, timeout=self.limits.cell_seconds)
+            # and all the judge's questions to this kernel within the submission's time limit
+            self.end.budget = time.monotonic() + self.limits.total_seconds
         return self.end
 
     def close(self) -> None:
@@ -314,11 +365,18 @@ class _Session:
         self.listener.close()
 
 
-def _connect(client, connection: Path, limits: Limits) -> _Session:
-    path = str(connection / "judge.sock")
+def _connect(client, connection: Path, limits: Limits) -> _Session | None:
+    """The judge's socket, under a name no submission can know in advance (a socket or file the student's code
+    made in the connection folder cannot take its place), and the kernel asked to connect to it; None if it
+    cannot be made (the judge then says the kernel did not answer)."""
+    path = str(connection / f"judge-{os.urandom(8).hex()}.sock")
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    listener.bind(path)
-    listener.listen(1)
+    try:
+        listener.bind(path)
+        listener.listen(1)
+    except OSError:
+        listener.close()
+        return None
     # the kernel connects to the judge and serves it until the judge says goodbye
     client.kc.execute(f"import grade_kernel as _book_grade_kernel\n_book_grade_kernel.serve(get_ipython().user_ns, {path!r})",
                       store_history=False)
