@@ -163,8 +163,10 @@ def run(tmp_path_factory):
                                                      str(instructor / "forged.txt")]))}
     nb = wrong()
     cells = answers(nb)
+    # What the submission saw comes back as its (badly written) shape answer: the check's hint quotes it. The other
+    # answer is right, not None: an answer still None makes the check say 'no answer yet' and nothing else.
     cells[0].source = ESCAPES.replace("PATHS", repr(json.dumps(paths))) + \
-        'answer_w_shape = " ".join(f"{k}={v}" for k, v in seen.items())\nanswer_out_shape = None\n'
+        'answer_w_shape = " ".join(f"{k}={v}" for k, v in seen.items())\nanswer_out_shape = (2, 8, 3, 10)\n'
     nbformat.write(nb, folder / "escape.ipynb")
     nbformat.write(wrong(), folder / "wrong.ipynb")
     for name, code in FORGERIES.items():
@@ -217,7 +219,9 @@ def test_a_forgery_changes_no_result(run, forgery):
 
 
 def report(run) -> dict:
-    detail = run["by_file"]["escape.ipynb"][0]["detail"]
+    row = run["by_file"]["escape.ipynb"][0]
+    detail = row["detail"]
+    assert (row["exercise"], row["result"]) == ("ch05-ex-shape", "not yet") and "got '" in detail, row
     found = dict(item.split("=") for item in detail.split("got '", 1)[1].rstrip("'").split())
     return found
 
