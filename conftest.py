@@ -21,6 +21,7 @@ sys.dont_write_bytecode = False
 # that the many short files fill the gaps at the end. Seconds of one worker, measured in a fresh clone's
 # make test on 2 cores (2026-11-26, junit times, with Python's compiled modules written and reused).
 LONGEST_FIRST = [
+    "tests/test_grade_solutions.py",  # every chapter's solutions graded in the sandbox, one grading run each
     "tests/test_browser.py",  # ~129 s: every page in chromium (one module fixture, two reused tabs)
     "tests/test_grade.py",  # ~69 s: two classes graded in the sandbox (two kernels at once)
     "tests/test_notebooks.py",  # ~64 s: every English chapter re-executed on other kernels (two at once)

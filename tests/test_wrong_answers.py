@@ -707,7 +707,7 @@ def positions_for(real, T_new):
     return torch.arange(real.size(1)).expand(real.shape)[:, -T_new:]
 """, {"ko": "열 번호", "en": "the column"}),
         ("off by one", "def positions_for(real, T_new):\n    return real.cumsum(-1)[:, -T_new:]\n",
-         {"ko": "하나씩 밀렸습니다", "en": "off by one"}),
+         {"ko": "위치가 1씩 밀렸습니다", "en": "off by one"}),
         ("float positions", """
 def positions_for(real, T_new):
     pos = torch.cumsum(real.float(), dim=1) - 1
@@ -1023,7 +1023,7 @@ class DropoutAttend(MultiHeadAttention):
             scores = scores.masked_fill(~mask, float("-inf"))
         weights = torch.softmax(scores, dim=-1)
         return weights @ v, weights
-""", {"ko": "드롭아웃은 그대로 두고", "en": "keep the dropout"}),
+""", {"ko": "F.dropout 호출은 그대로 두고", "en": "keep the dropout"}),
         ("a fixed probability", """
 class DropoutAttend(MultiHeadAttention):
     def attend(self, q, k, v, mask):
@@ -2286,7 +2286,7 @@ def apply_rope(x, cos, sin):
          "def positions_for(real, T_new):\n    return torch.arange(real.size(1)).expand(real.size(0), -1)[:, -T_new:]\n", {"ko": "위치를 열 번호(캐시의 길이)로 셌습니다. 패딩까지 세므로 패딩이 있는 행에서", "en": "the position is the column (the cache's"}),
         ("cumsum along the batch", "def positions_for(real, T_new):\n    return (real.long().cumsum(dim=0) - 1).clamp(min=0)[:, -T_new:]\n", {"ko": "배치 축(dim=0)을 따라 셌습니다. 행마다, 곧 마지막 축(dim=-1)을 따라", "en": "this counts along the batch axis (dim=0): count"}),
         ("counted from 1 by arange", "def positions_for(real, T_new):\n    n_pad = (~real).sum(-1, keepdim=True)\n"
-         "    return (torch.arange(1, real.size(1) + 1) - n_pad)[:, -T_new:]\n", {"ko": "하나씩 밀렸습니다. 첫 실제 토큰의 위치는 1이 아니라 0입니다.", "en": "off by one: the first real token is at position"}),
+         "    return (torch.arange(1, real.size(1) + 1) - n_pad)[:, -T_new:]\n", {"ko": "위치가 1씩 밀렸습니다. 첫 실제 토큰의 위치는 1이 아니라 0입니다.", "en": "off by one: the first real token is at position"}),
         ("the count of real tokens, not a position",
          "def positions_for(real, T_new):\n    return real.sum(-1, keepdim=True).expand(-1, T_new)\n", {"ko": "이웃한 토큰의 위치는 1씩 커져야 합니다", "en": "neighbouring tokens' positions must grow by 1"}),
         ("float positions by arange", "def positions_for(real, T_new):\n    n_pad = (~real).sum(-1, keepdim=True)\n"
@@ -2332,7 +2332,7 @@ def prefill(layer, x, lengths):
 def llama3_inv_freq(inv_freq, factor, low, high, original):
     keep = ((original / (2 * math.pi / inv_freq) - low) / (high - low)).clamp(0, 1)
     return keep * inv_freq / factor + (1 - keep) * inv_freq
-""", {"ko": "빠른 짝(파장이 original / high = 2048보다 짧은 짝):", "en": "the fast pairs (wavelength below original /"}),
+""", {"ko": "빠른 짝(파장이 original / high = 2048보다 짧은 짝)은 그대로 두어야 하는데", "en": "the fast pairs (wavelength below original /"}),
         ("no clamp", """
 def llama3_inv_freq(inv_freq, factor, low, high, original):
     keep = (original / (2 * math.pi / inv_freq) - low) / (high - low)
@@ -2346,17 +2346,17 @@ def llama3_inv_freq(inv_freq, factor, low, high, original):
         ("a hard switch at original / high", """
 def llama3_inv_freq(inv_freq, factor, low, high, original):
     return torch.where(2 * math.pi / inv_freq > original / high, inv_freq / factor, inv_freq)
-""", {"ko": "사이의 짝(파장 2048에서 8192)이 섞이지 않고 그대로 두거나 factor로", "en": "the pairs between (wavelength 2048 to 8192) are"}),
+""", {"ko": "사이의 짝(파장 2048부터 8192까지)을 섞지 않고 그대로 두거나 factor로", "en": "the pairs between (wavelength 2048 to 8192) are"}),
         ("the ratio upside down", """
 def llama3_inv_freq(inv_freq, factor, low, high, original):
     keep = (((2 * math.pi / inv_freq) / original - low) / (high - low)).clamp(0, 1)
     return keep * inv_freq + (1 - keep) * inv_freq / factor
-""", {"ko": "빠른 짝(파장이 original / high = 2048보다 짧은 짝):", "en": "the fast pairs (wavelength below original /"}),
+""", {"ko": "빠른 짝(파장이 original / high = 2048보다 짧은 짝)은 그대로 두어야 하는데", "en": "the fast pairs (wavelength below original /"}),
         ("multiplied by factor", """
 def llama3_inv_freq(inv_freq, factor, low, high, original):
     keep = ((original / (2 * math.pi / inv_freq) - low) / (high - low)).clamp(0, 1)
     return keep * inv_freq + (1 - keep) * inv_freq * factor
-""", {"ko": "느린 짝(파장이 original / low = 8192보다 긴 짝): factor배가", "en": "the slow pairs (wavelength above original / low"}),
+""", {"ko": "느린 짝(파장이 original / low = 8192보다 긴 짝)은 factor로 나누어야 하는데 factor배가", "en": "the slow pairs (wavelength above original / low"}),
     ],
     ("10", "ch10-ex-yarn"): [
         ("0.1 ln(factor) without the 1", "answer_attention_scaling = 0.1 * math.log(4)\nanswer_score_factor = answer_attention_scaling ** 2", {"ko": "1을 더해야 합니다: 0.1 ln(factor) + 1.", "en": "the 1 is missing: 0.1 ln(factor) + 1."}),

@@ -225,9 +225,9 @@ class WindowCache(KVCache):
          {"ko": "값은 맞지만 llama3_inv_freq가 다른 함수를 불러 씁니다: inv_freq_llama3",
           "en": "the values are right, but llama3_inv_freq calls inv_freq_llama3"}),
         ("the speeds as integers", "def llama3_inv_freq(inv_freq, factor, low, high, original):\n    return inv_freq.int()\n",
-         {"ko": "빠른 짝(파장이 original / high = 2048보다 짧은 짝):", "en": "the fast pairs (wavelength below original / high = 2048)"}),
+         {"ko": "빠른 짝(파장이 original / high = 2048보다 짧은 짝)은 그대로 두어야 하는데", "en": "the fast pairs (wavelength below original / high = 2048)"}),
         ("factor 8 hard-coded", LLAMA3.replace("inv_freq / factor", "inv_freq / 8"),
-         {"ko": "느린 짝(파장이 original / low = 8192보다 긴 짝): factor 32 대신 8(으)로 나뉘었습니다",
+         {"ko": "느린 짝(파장이 original / low = 8192보다 긴 짝)은 factor로 나누어야 하는데 factor 32 대신 8(으)로 나뉘었습니다",
           "en": "the slow pairs (wavelength above original / low = 8192) are divided by 8 (factor is 32)"}),
         ("32 hard-coded, right for the example only", LLAMA3.replace("inv_freq / factor", "inv_freq / 32"),
          {"ko": "Llama 3.1 8B의 설정(factor 8, head_dim 128)에서는 틀립니다", "en": "but wrong for Llama 3.1 8B's config"}),
@@ -243,7 +243,7 @@ def llama3_inv_freq(inv_freq, factor, low, high, original):
                                            "return (keep * inv_freq + (1 - keep) * inv_freq / factor).tolist()"),
          {"ko": "모양이 (32,)인 텐서여야 하는데 list입니다", "en": "expected a tensor of shape (32,), got list"}),
         ("clamped below only", LLAMA3.replace(".clamp(0, 1)", ".clamp(min=0)"),
-         {"ko": "빠른 짝(파장이 original / high = 2048보다 짧은 짝):", "en": "the fast pairs (wavelength below original / high = 2048)"}),
+         {"ko": "빠른 짝(파장이 original / high = 2048보다 짧은 짝)은 그대로 두어야 하는데", "en": "the fast pairs (wavelength below original / high = 2048)"}),
         ("the mix linear in the wavelength", """
 def llama3_inv_freq(inv_freq, factor, low, high, original):
     wavelength = 2 * math.pi / inv_freq
@@ -255,7 +255,7 @@ def llama3_inv_freq(inv_freq, factor, low, high, original):
 def llama3_inv_freq(inv_freq, factor, low, high, original):
     keep = ((original / (2 * math.pi / inv_freq) - high) / (low - high)).clamp(0, 1)
     return keep * inv_freq + (1 - keep) * inv_freq / factor
-""", {"ko": "빠른 짝(파장이 original / high = 2048보다 짧은 짝): factor로 나뉘었습니다",
+""", {"ko": "빠른 짝(파장이 original / high = 2048보다 짧은 짝)은 그대로 두어야 하는데 factor로 나뉘었습니다",
       "en": "the fast pairs (wavelength below original / high = 2048) are divided by factor"}),
         ("the slow pairs divided by factor squared", LLAMA3.replace("inv_freq / factor", "inv_freq / factor ** 2"),
          {"ko": "factor 32 대신 1024(으)로 나뉘었습니다", "en": "are divided by 1024 (factor is 32)"}),
@@ -280,7 +280,7 @@ def llama3_inv_freq(inv_freq, factor, low, high, original):
         ("without the 0.1", "answer_attention_scaling = math.log(4) + 1\nanswer_score_factor = answer_attention_scaling ** 2",
          {"ko": "ln(factor) + 1입니다. ln(factor)에 0.1을 곱하지 않았습니다", "en": "that is ln(factor) + 1: ln(factor) is not multiplied by 0.1"}),
         ("the square on cos and sin", "answer_attention_scaling = (0.1 * math.log(4) + 1) ** 2\nanswer_score_factor = answer_attention_scaling ** 2",
-         {"ko": "0.1 ln(factor) + 1의 제곱입니다. 그것은 점수의 배율이고", "en": "that is the square of 0.1 ln(factor) + 1: the score's factor"}),
+         {"ko": "0.1 ln(factor) + 1의 제곱입니다. 제곱은 점수의 배율이고", "en": "that is the square of 0.1 ln(factor) + 1: the score's factor"}),
         ("the score added, not multiplied", "answer_attention_scaling = 0.1 * math.log(4) + 1\nanswer_score_factor = 0.2 * math.log(4) + 1",
          {"ko": "1 + 2 × 0.1 ln(factor)입니다", "en": "that is 1 + 2 × 0.1 ln(factor)"}),
         ("a guess for the score", "answer_attention_scaling = 0.1 * math.log(4) + 1\nanswer_score_factor = 1.5",
