@@ -420,7 +420,7 @@ def test_korean_details_read_in_korean_word_order():
     cells = [nbformat.v4.new_code_cell("x = 1"), nbformat.v4.new_code_cell("for i in range(10**12):\n    pass")]
     stop = grade.Stop(1, "timeout")
     said = grade._stopped(stop, cells, grade.Limits(), grade.WORDS["ko"])
-    assert said.startswith("2번 셀(`for i in range(10**12):`)이 제한 시간(60초)"), said
+    assert said.startswith("2번 셀(`for i in range(10**12):`): 제한 시간(60초)"), said
     assert grade.COPY.search("01_dict_to_attention의 사본")
 
 
