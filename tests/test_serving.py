@@ -17,14 +17,13 @@ only), so the tests check the book's code, not a copy of it:
 
 from __future__ import annotations
 
-import ast
 import copy
 import functools
 import random
 
 import pytest
 import torch
-from test_wrong_answers import NO_ANSWER, definitions, run_check
+from test_wrong_answers import NO_ANSWER, chapter_namespace, run_check
 
 from tools import chapter_code
 
@@ -38,16 +37,10 @@ pytestmark = pytest.mark.usefixtures("one_thread")  # tests/conftest.py
 
 @functools.cache
 def chapter11() -> dict:
-    ns = chapter_code.base_namespace()
     try:
-        for marker in MARKERS:
-            tree = definitions(chapter_code.cell_source("11", marker))
-            tree.body = [node for node in tree.body if not (isinstance(node, ast.Import) and any(
-                alias.name in ("koreanize_matplotlib", "matplotlib.pyplot", "ipywidgets") for alias in node.names))]
-            exec(compile(tree, f"<11 {marker}>", "exec"), ns)
+        return chapter_namespace("11", MARKERS)
     except chapter_code.ChapterCodeError as e:
         pytest.fail(str(e))
-    return ns
 
 
 # --- the paged cache ---------------------------------------------------------------------------------------

@@ -27,7 +27,7 @@ import functools
 
 import pytest
 import torch
-from test_wrong_answers import definitions, run_check
+from test_wrong_answers import chapter_namespace, run_check
 
 from tools import chapter_code
 
@@ -47,14 +47,8 @@ pytestmark = pytest.mark.usefixtures("one_thread")  # tests/conftest.py
 @functools.cache
 def chapter10() -> dict:
     """The chapter's functions, classes and imports (and the few constants they read), in a fresh namespace."""
-    ns = chapter_code.base_namespace()
     try:
-        for marker in MARKERS:
-            tree = definitions(chapter_code.cell_source("10", marker))
-            # the figures' font package is not needed here (and warns on import)
-            tree.body = [node for node in tree.body if not (isinstance(node, ast.Import) and any(
-                alias.name in ("koreanize_matplotlib", "matplotlib.pyplot") for alias in node.names))]
-            exec(compile(tree, f"<10 {marker}>", "exec"), ns)
+        ns = chapter_namespace("10", MARKERS)
         for marker, names in ASSIGNED.items():
             tree = ast.parse(chapter_code.cell_source("10", marker))
             kept = [node for node in tree.body if isinstance(node, ast.Assign)

@@ -1821,6 +1821,23 @@ def definitions(source: str) -> ast.Module:
     return ast.Module(body=[node for node in tree.body if isinstance(node, kept)], type_ignores=[])
 
 
+# packages the chapters import only to draw or show (the figures' Hangul font, pyplot, widgets)
+DISPLAY_ONLY = ("koreanize_matplotlib", "matplotlib.pyplot", "ipywidgets")
+
+
+def chapter_namespace(chapter: str, markers, ns: dict | None = None) -> dict:
+    """The functions, classes and imports of the chapter's cells that start with markers, run in that order in a
+    fresh namespace (or ns), without the packages that only draw or show (one warns on import). Raises
+    chapter_code.ChapterCodeError when a marker finds no cell."""
+    ns = chapter_code.base_namespace() if ns is None else ns
+    for marker in markers:
+        tree = definitions(chapter_code.cell_source(chapter, marker))
+        tree.body = [node for node in tree.body if not (isinstance(node, ast.Import) and any(
+            alias.name in DISPLAY_ONLY for alias in node.names))]
+        exec(compile(tree, f"<{chapter} {marker}>", "exec"), ns)
+    return ns
+
+
 def run_check(chapter: str, label: str, case: dict, answer: str, lang: str) -> str:
     # every case starts as a fresh notebook does, with gradient tracking on, whatever an earlier test in this
     # process left (a chapter's code run by another module may have switched it off for good; the answer
