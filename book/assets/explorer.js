@@ -69,6 +69,8 @@
         input.addEventListener(input.type === "range" ? "input" : "change", function () { show(box, data, controls); });
       });
     });
+    // the page opens on the notebook's output for the controls' first values: that setting is shown
+    box.dataset.shown = controls.map(function (c) { return c.index(); }).join(",");
     box.dataset.ready = "";
   }
 
