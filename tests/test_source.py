@@ -15,9 +15,13 @@ from conftest import ROOT
 from tools.source import SourceError, chapters, find, parse
 
 
-def write(tmp_path, text: str):
+def write(tmp_path, text: str, checks: str | None = None):
+    """The chapter source 99_probe.md, and with `checks` its checks module checks/ch99.py beside it."""
     path = tmp_path / "99_probe.md"
     path.write_text(text, encoding="utf-8")
+    if checks is not None:
+        (tmp_path / "checks").mkdir(exist_ok=True)
+        (tmp_path / "checks" / "ch99.py").write_text(checks, encoding="utf-8")
     return path
 
 
@@ -94,7 +98,8 @@ def test_figure_alt_text_becomes_cell_metadata_and_leaves_the_code(tmp_path):
         ("%% ko\n# 제목\n%% en\n# Title\n%% code setup\nimport sys\n", r"99_probe.md:5: the setup cell stays empty; its code comes from _setup.py"),
         ("%% ko\n# 제목\n%% en\n# Title\n%% code\nx = 1\n%% code setup\n", r"99_probe.md:7: the '%% code setup' cell comes once, right after the title cells"),
         ("%% ko\n# 제목\n%% en\n# Title\n%% code setup\n%% code check\nx = torch.ones(2)\ncheck('a', lambda: x.sum() == 2, 'h')\n",
-         r"99_probe.md:6: a check cell is 'def test\(\): ... return <bool>' followed by one call check\(name, test, hint\)"),
+         r"99_probe.md:6: a check cell is one line, check\(\"chNN-ex-topic\"\); the check itself is a function of "
+         r".*checks/ch99.py, registered with @exercise"),
         ("%% python\nx = 1\n", r"99_probe.md:1: a cell marker is '%% ko', '%% en' or '%% code \[flags\]'"),
         ("%% ko extra\n# 제목\n", r"99_probe.md:1: prose cells take no flags"),
         ("%% code\n\n%% code\nx = 1\n", r"99_probe.md:1: empty '%% code' cell"),
@@ -238,11 +243,7 @@ answer = None
 %% code solution
 answer = 2
 %% code check
-def test():
-    return answer == 2
-
-
-check("ch99-ex-one", test, "two")
+check("ch99-ex-one")
 %% ko
 :::{solution} ch99-ex-one
 :class: dropdown
@@ -258,6 +259,44 @@ It is 2.
 """
 
 
+CHECKS = """#ko: 99장의 확인
+#en: chapter 99's checks
+
+
+@exercise(
+    "ch99-ex-one",
+    #ko| "2입니다.",
+    #en| "two.",
+)
+def ch99_ex_one(answer):
+    return answer == 2
+"""
+
+
+@pytest.mark.parametrize("cell, module, message", [
+    ('check("ch99-ex-two")', CHECKS, r"99_probe.md:\d+: the check cell names ch99-ex-two, but the exercise above it is "
+                                     r"ch99-ex-one"),
+    ('check("ch99-ex-one", test, "two")', CHECKS, r"a check cell is one line"),
+    ('check("ch99-ex-one")', None, r"checks/ch99.py is missing: a chapter with check cells keeps its checks there"),
+    ('check("ch99-ex-one")', CHECKS.replace('"ch99-ex-one"', '"ch99-ex-once"'),
+     r"registers \['ch99-ex-once'\], but 99_probe.md's check cells call \['ch99-ex-one'\]; no check for "
+     r"\['ch99-ex-one'\]; no check cell for \['ch99-ex-once'\]"),
+    ('check("ch99-ex-one")', CHECKS + "\n\ndef helper_():\n    return 1\n",
+     r"checks/ch99.py:\d+: a checks module holds imports and functions decorated @exercise"),
+    ('check("ch99-ex-one")', CHECKS + "\n\n@exercise(\"ch99-ex-one\", \"h\")\ndef again(answer):\n    return 1\n",
+     r"ch99-ex-one is registered twice"),
+    ('check("ch99-ex-one")', CHECKS.replace("(answer)", "(answer=2)"), r"ch99_ex_one takes plain parameters only"),
+])
+def test_a_check_cell_is_one_line_naming_a_check_its_module_registers(tmp_path, cell, module, message):
+    """The check itself lives in the chapter's checks module; the cell names it, and the module registers exactly
+    the chapter's exercises: each mismatch refused by name, with what to do."""
+    with pytest.raises(SourceError, match=message):
+        parse(write(tmp_path, EXERCISE.replace('check("ch99-ex-one")', cell), module))
+    if module is None:
+        with pytest.raises(SourceError, match="has no check cell that calls these checks"):
+            parse(write(tmp_path, EXERCISE.replace('%% code check\ncheck("ch99-ex-one")\n', ""), CHECKS))
+
+
 def test_notebooks_get_plain_markdown_and_the_site_keeps_myst(tmp_path):
     """Colab, JupyterLab, VS Code and GitHub render no MyST: the notebooks get headings, <details> and links to
     the published site; the site page is staged from the same source with its labels and exercise boxes, and the
@@ -266,7 +305,7 @@ def test_notebooks_get_plain_markdown_and_the_site_keeps_myst(tmp_path):
 
     from tools.source import book_links
 
-    chapter = parse(write(tmp_path, EXERCISE))
+    chapter = parse(write(tmp_path, EXERCISE, CHECKS))
     site = book_links()["site"]
     for lang, exercise, explanation in (("ko", "### 연습 문제 1 (`ch99-ex-one`)", "<summary>풀이 설명</summary>"),
                                         ("en", "### Exercise 1 (`ch99-ex-one`)", "<summary>Explanation</summary>")):
@@ -287,7 +326,8 @@ def test_notebooks_get_plain_markdown_and_the_site_keeps_myst(tmp_path):
         start = sources.index("answer = None")
         assert page.cells[start].cell_type == "code" and not page.cells[start].outputs
         assert sources[start + 1] == ":::{solution-start} ch99-ex-one\n:class: dropdown\n:::"
-        assert sources[start + 2] == "answer = 2" and sources[start + 3].startswith("def test():")
+        assert sources[start + 2] == "answer = 2" and sources[start + 3] == 'check("ch99-ex-one")'
+
         assert sources[start + 4] in ("2입니다.", "It is 2.") and sources[start + 5] == ":::{solution-end}\n:::"
         assert len({c.id for c in page.cells}) == len(page.cells)
         nbformat.validate(page)
@@ -319,7 +359,8 @@ def test_myst_without_a_plain_rendering_is_refused(tmp_path, text, message):
 
 # Code lines in the notebooks: at most 88 columns, so that a cell fits a laptop's column and a
 # phone scrolls less. Columns are display columns: a Hangul syllable is two wide in a monospace font. Every
-# code cell counts, book and student notebooks, the generated set-up, check and explorer cells included.
+# code cell counts, book and student notebooks, the check and explorer cells included; the folded set-up cell,
+# which holds the check helper and the chapter's checks, is held to MODULE_COLUMNS.
 MAX_CODE_COLUMNS = 88
 
 
@@ -329,10 +370,12 @@ def columns(line: str) -> int:
 
 
 def long_code_lines(path, lang: str) -> list[str]:
+    """The code lines a reader sees that are too wide: every code cell but the folded set-up cell, whose check
+    helper and checks module are read in an editor (test_checks_modules_fit_100_columns)."""
     chapter, found = parse(path), {}
     for student in (False, True):
         for cell in chapter.notebook(lang, student).cells:
-            if cell.cell_type == "code":
+            if cell.cell_type == "code" and not cell.source.startswith(SETUP_TITLE[lang]):
                 found.update(dict.fromkeys(line for line in cell.source.splitlines() if columns(line) > MAX_CODE_COLUMNS))
     return list(found)
 
@@ -346,6 +389,24 @@ def test_code_lines_fit_88_columns(path):
             "syllable counts two); wrap them (a shape comment may move above its line, a long string may be "
             "split in pieces, the same number in both languages): "
             + " | ".join(f"{columns(line)}: {line.strip()[:60]}" for line in long[:5]))
+
+
+SETUP_TITLE = {"ko": "#@title 준비", "en": "#@title Set-up"}
+MODULE_COLUMNS = 100
+
+
+def test_checks_modules_fit_100_columns():
+    """The check helper and each chapter's checks module, in both languages: code a maintainer reads in an editor
+    (in the notebooks they sit in the folded set-up cell)."""
+    from tools.source import EXERCISE_HELPER, checks_code
+
+    modules = sorted((ROOT / "book" / "chapters" / "checks").glob("ch*.py"))
+    assert len(modules) == len(chapters())
+    for path in [EXERCISE_HELPER, *modules]:
+        for lang in ("ko", "en"):
+            long = [line for line in checks_code(path, lang).splitlines() if columns(line) > MODULE_COLUMNS]
+            assert not long, f"{path.name} ({lang}): lines wider than {MODULE_COLUMNS} columns: {long[:3]}"
+    assert columns("가" * 51) > MODULE_COLUMNS
 
 
 def test_the_line_length_check_can_fail(tmp_path):

@@ -1858,7 +1858,7 @@ def compiled_cell(chapter: str, marker: str, lang: str):
 
 @functools.cache
 def compiled_check(chapter: str, label: str, lang: str):
-    return compile(chapter_code.cell_source(chapter, f'"{label}"', lang), f"<check of {label}>", "exec")
+    return compile(chapter_code.cell_source(chapter, f'check("{label}")', lang), f"<check of {label}>", "exec")
 
 
 def _run_check(chapter: str, label: str, case: dict, answer: str, lang: str) -> str:

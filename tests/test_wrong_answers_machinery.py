@@ -25,14 +25,17 @@ from test_wrong_answers_ch07_08 import CASES_78
 from test_wrong_answers_ch09_10 import CASES_9_10
 
 from tools import chapter_code
-from tools.source import exercise_helper, parse
+from tools.source import checks_code, checks_path, exercise_helper, parse
 
 CHAPTERS = [f"{n:02d}" for n in range(1, 11)]
 
 
 @functools.cache
-def compiled_helper(lang: str):
-    return compile(exercise_helper(lang), "<set-up cell: the check helper>", "exec")
+def compiled_helper(chapter: str, lang: str):
+    """The check helper and the chapter's checks module as they are now, as the set-up cell holds them."""
+    module = checks_path(next((ROOT / "book" / "chapters").glob(f"{chapter}_*.md")))
+    return compile(f"{exercise_helper(lang)}\n\n\n{checks_code(module, lang)}", "<set-up cell: the check helper>",
+                   "exec")
 
 
 def run_check(chapter: str, label: str, case: dict, answer: str, lang: str) -> str:
@@ -43,7 +46,7 @@ def run_check(chapter: str, label: str, case: dict, answer: str, lang: str) -> s
     with torch.enable_grad():
         for marker in case["needs"]:
             with contextlib.redirect_stdout(io.StringIO()):
-                exec(compiled_helper(lang) if marker == CHECK else test_wrong_answers.compiled_cell(
+                exec(compiled_helper(chapter, lang) if marker == CHECK else test_wrong_answers.compiled_cell(
                     chapter, marker, lang), ns)
         with torch.no_grad() if case.get("no_grad") else contextlib.nullcontext():
             exec(case.get("setup", ""), ns)

@@ -95,6 +95,7 @@ WORDS = {
         "no kernel": "노트북의 커널이 시작되지 않았습니다(채점기 쪽 문제입니다: {error})",
         "after slow": "앞 문제의 답이 끝나지 않아 확인하지 못했습니다",
         "late": "Canvas에 마감 뒤에 낸 제출물입니다(파일 이름의 _LATE)",
+        "unseen": "노트북의 확인 입력에서는 맞지만, 이번 채점에서 새로 뽑은 입력에서는 틀립니다: {hint}",
     },
     "en": {
         "correct": "correct", "not yet": "not yet", "not attempted": "not attempted", "error": "error",
@@ -119,6 +120,7 @@ WORDS = {
         "no kernel": "the notebook's kernel did not start (a problem on the grader's side: {error})",
         "after slow": "not checked: an earlier answer did not finish",
         "late": "Canvas marked this submission late (_LATE in its file name)",
+        "unseen": "right on the notebook's own check inputs, but not on inputs drawn for this grading: {hint}",
     },
 }
 INVALID = {
@@ -481,6 +483,18 @@ def judge_submission(session, stop: Stop | None, nb, exercises: list[Exercise], 
                 results.append((exercise.label, "error", words[key].format(limit=limits.cell_seconds)))
                 continue
             result, detail, name = grade_judge.verdict(said)
+            if result == "correct":
+                # the same check again on inputs drawn for this grading run (a secret seed): a function that
+                # returns stored outputs for the notebook's own inputs is right there only
+                said = grade_judge.run_check(base, exercise, lang, values, set(all_names), secret=grade_judge.SECRET)
+                if end.broken:
+                    key = "slow" if isinstance(end.broken, PeerTimeout) else "gone"
+                    results.append((exercise.label, "error", words[key].format(limit=limits.cell_seconds)))
+                    continue
+                again, hint, name = grade_judge.verdict(said)
+                if again != "correct":
+                    result = "error" if again == "error" else "not yet"
+                    detail = words["unseen"].format(hint=hint or words["paused"].format(name=name))
             if result == "paused":
                 result, detail = "error", words["paused"].format(name=name)
             results.append((exercise.label, result, detail))

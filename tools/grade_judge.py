@@ -16,14 +16,17 @@ from __future__ import annotations
 import ast
 import builtins
 import contextlib
+import functools
 import io
 import re
+import secrets
 import symtable
 import threading
 from dataclasses import dataclass
+from pathlib import Path
 
 from tools.grade_kernel import Endpoint, WireError
-from tools.source import LANGS, Chapter, exercise_helper
+from tools.source import LANGS, Chapter, checks_code, exercise_helper, registered_checks
 
 LABEL = re.compile(r"check\(\s*[\"'](ch\d\d-ex-[\w-]+)[\"']")
 
@@ -73,6 +76,10 @@ SKIPPED_FLAGS = {"setup", "explorer-helper", "widget", "solution", "student", "c
 # one check at a time: the book's checks seed torch's global generator, which threads would share; released while
 # a check waits for its kernel (unlocked)
 LOCK = threading.RLock()
+# this grading run's secret: each check runs again with its seeds mixed with it (grade.judge_submission), so that
+# a function that stores the outputs of the notebook's own check inputs is not graded correct; drawn afresh for
+# every run of the grader, never printed
+SECRET = secrets.randbelow(2**31 - 1) + 1
 # one ast.parse at a time: Python 3.11's conversion of a parsed tree to ast objects keeps its recursion depth in
 # state the threads share, and two submissions' threads parsing at once failed with "SystemError: AST constructor
 # recursion depth mismatch" (CPython gh-106905)
@@ -116,6 +123,7 @@ class Exercise:
     template: dict[str, str]
     check: dict[str, str]
     names: tuple[str, ...]  # what its answer cell defines
+    module: Path  # the chapter's checks (book/chapters/checks/chNN.py)
 
 
 def defined_names(code: str) -> list[str]:
@@ -212,7 +220,8 @@ def exercises_of(chapter: Chapter) -> list[Exercise]:
             raise JudgeError(f"{chapter.path.name}:{cell.line}: a check cell without check(\"chNN-ex-...\")")
         student = next(c for c in reversed(cells[:i]) if "student" in c.flags)
         found.append(Exercise(label[1], {lang: student.text(lang) for lang in LANGS},
-                              {lang: cell.text(lang) for lang in LANGS}, tuple(defined_names(student.text("en")))))
+                              {lang: cell.text(lang) for lang in LANGS}, tuple(defined_names(student.text("en"))),
+                              chapter.checks_path))
     return found
 
 
@@ -221,9 +230,11 @@ def needed_cells(chapter: Chapter, lang: str, also: frozenset[str] = frozenset()
     helper), each cell that binds a name still needed, and then what that cell reads. Cells that only draw,
     measure or wire an explorer, and whose names no check reads, are left out (they would only cost time)."""
     needed = set(also)
-    for cell in chapter.cells:
-        if "check" in cell.flags:
-            needed |= bound_and_used(cell.text(lang))[1]
+    if chapter.has_checks():
+        # what the chapter's checks read: their parameters (the notebook's names), and the globals they use
+        for names in registered_checks(chapter.checks_path).values():
+            needed |= set(names)
+        needed |= bound_and_used(checks_code(chapter.checks_path, lang))[1]
     needed |= bound_and_used(exercise_helper(lang))[1]
     chosen = []
     for cell in reversed(chapter.cells):
@@ -280,8 +291,10 @@ def fetch(end: Endpoint, names: list[str]) -> tuple[dict, dict]:
     return values, missing
 
 
-def run_check(base: dict, exercise: Exercise, lang: str, answers: dict, all_names: set[str]) -> str:
-    """The book's check of one exercise in a copy of the chapter's namespace holding the answers; what it said."""
+def run_check(base: dict, exercise: Exercise, lang: str, answers: dict, all_names: set[str], secret: int = 0) -> str:
+    """The book's check of one exercise in a copy of the chapter's namespace holding the answers; what it said.
+    With a secret, the check draws its inputs from seeds mixed with it (check_seed, check_generator): inputs that no
+    notebook shows."""
     said = io.StringIO()
 
     def captured(*args, sep=" ", end="\n", file=None, flush=False):
@@ -291,10 +304,25 @@ def run_check(base: dict, exercise: Exercise, lang: str, answers: dict, all_name
     ns.update(answers)
     ns["print"] = captured
     with LOCK:
-        exec(compile(exercise_helper(lang), "<book check helper>", "exec"), ns)
+        for code in checks_compiled(exercise.module, lang):
+            exec(code, ns)
         ns["print"] = captured
+        ns["CHECK_SECRET"] = secret
         exec(compile(exercise.check[lang], f"<check {exercise.label}>", "exec"), ns)
     return said.getvalue()
+
+
+@functools.lru_cache(maxsize=64)
+def _compiled(path: str, mtime_ns: int, lang: str):
+    helper = compile(exercise_helper(lang), "<book check helper>", "exec")
+    checks = compile(checks_code(Path(path), lang), f"<book checks {Path(path).name}>", "exec")
+    return helper, checks
+
+
+def checks_compiled(path, lang: str) -> tuple:
+    """The book's check helper and the chapter's checks (as the set-up cell holds them), compiled once per file
+    version and language, to run in that order in a namespace."""
+    return _compiled(str(path), path.stat().st_mtime_ns, lang)
 
 
 def verdict(said: str) -> tuple[str, str, str | None]:

@@ -29,10 +29,12 @@ notebooks' outputs (``Chapter.site_notebook``).
 
 Exercises (see CONTRIBUTING.md): ``%% code solution`` is the learner's cell, holding the
 solution in the book's notebooks; the ``%% code student`` cell directly before it takes its
-place in the student notebooks. ``%% code check`` tells the learner whether the answer is right
-(its output is in the notebook's language). The set-up cell of a chapter with check cells defines the shared
-``check`` function of ``book/chapters/_exercise_helper.py``, so that a check run in any kernel state where the
-set-up cell ran gives a message, never a NameError. ``%% code explorer-helper``
+place in the student notebooks. ``%% code check`` is one line, ``check("chNN-ex-topic")``, that tells the
+learner whether the answer is right (its output is in the notebook's language). The set-up cell of a chapter with
+check cells defines the shared ``check`` function of ``book/chapters/_exercise_helper.py`` and holds the
+chapter's checks, ``book/chapters/checks/chNN.py`` (one function per exercise, registered with
+``@exercise(label, hint)``), so that a check run in any kernel state where the set-up cell ran gives a message,
+never a NameError. ``%% code explorer-helper``
 (left empty, left off the site) becomes the ``explorer`` function of ``book/chapters/_explorer_helper.py``,
 which later cells call to wire an explorer. Prose cells that
 hold a ``{solution}`` directive are left out of the student notebooks.
@@ -92,6 +94,9 @@ RETIRED_FLAGS = {
 # ``%% code explorer-helper`` is left empty like the exercise helper: it becomes the shared ``explorer``
 # function, which wires an explorer's widgets and stores the output of every setting for the web page.
 EXPLORER_HELPER = EXERCISE_HELPER.with_name("_explorer_helper.py")
+# each chapter's checks: book/chapters/checks/chNN.py (checks_path), held by the chapter's set-up cell after the
+# check helper; a check cell is one call of check() naming its exercise
+CHECK_CALL = re.compile(r'check\("(ch\d\d-ex-[\w-]+)"\)')
 SOLUTION_DIRECTIVE = re.compile(r"^(:::+|```+)\{solution\}", re.MULTILINE)
 ROOT = Path(__file__).resolve().parent.parent
 CHAPTER_DIR = ROOT / "book" / "chapters"
@@ -267,7 +272,7 @@ class Chapter:
         if "explorer-helper" in cell.flags:
             text = f"{HELPER_TITLE['explorer'][lang]}\n{exercise_helper(lang, EXPLORER_HELPER)}"
         elif "setup" in cell.flags:
-            text = setup_code(lang, imported_modules(self.cells), checks=self.has_checks())
+            text = setup_code(lang, imported_modules(self.cells), checks=self.checks_path if self.has_checks() else None)
         else:
             text = cell.text(lang)
         if "tool" in cell.flags:
@@ -294,6 +299,11 @@ class Chapter:
 
     def has_checks(self) -> bool:
         return any("check" in c.flags for c in self.cells)
+
+    @property
+    def checks_path(self) -> Path:
+        """The module of this chapter's checks, whose functions its one-line check cells call."""
+        return checks_path(self.path)
 
     def solution_notes(self, lang: str) -> str:
         """For a student notebook's check helper: each exercise's solution text, as Markdown (shown rendered, math
@@ -514,10 +524,11 @@ SETUP_COMMENT_CHECKS = {"ko": ("쓰는 도우미를 정의합니다.", "쓰는 �
                         "en": ("for the cells that fail on purpose.", "for the cells that fail on purpose,\n# and check() for the exercises.")}
 
 
-def setup_code(lang: str, imports: set[str] = frozenset(), checks: bool = False) -> str:
+def setup_code(lang: str, imports: set[str] = frozenset(), checks: Path | None = None) -> str:
     """The set-up cell: in Colab, installs the Hangul font package and the chapter's other COLAB_INSTALLS
     (`imports`: the top-level modules the chapter imports) at the versions requirements.txt pins, and
-    defines expect_error for the cells that fail on purpose; with `checks`, the exercises' check() too."""
+    defines expect_error for the cells that fail on purpose; with `checks` (the chapter's checks module), the
+    exercises' check() and the chapter's checks too."""
     pins = {name.lower(): version for name, version in
             re.findall(r"^([\w.-]+)==(\S+)", (ROOT / "requirements.txt").read_text(encoding="utf-8"), re.MULTILINE)}
     wanted = ["koreanize_matplotlib"] + sorted(set(imports) & set(COLAB_INSTALLS) - {"koreanize_matplotlib"})
@@ -536,8 +547,59 @@ def setup_code(lang: str, imports: set[str] = frozenset(), checks: bool = False)
         said, says = SETUP_COMMENT_CHECKS[lang]
         if said not in rest:
             raise SourceError(f"{SETUP.name}: its comment should say {said!r}; update SETUP_COMMENT_CHECKS")
-        code = f"{title.replace(old, new)}\n{rest.replace(said, says, 1)}\n\n{exercise_helper(lang)}"
+        code = (f"{title.replace(old, new)}\n{rest.replace(said, says, 1)}\n\n{exercise_helper(lang)}\n\n\n"
+                f"{checks_code(checks, lang)}")
     return code
+
+
+def _rel(path: Path) -> Path:
+    return path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
+
+
+def checks_path(chapter: Path) -> Path:
+    """book/chapters/checks/chNN.py for book/chapters/NN_name.md (the folder checks/ beside the source)."""
+    return chapter.parent / "checks" / f"ch{chapter.name[:2]}.py"
+
+
+def checks_code(path: Path, lang: str) -> str:
+    """A chapter's checks module in one language; refused with what to do when it is missing."""
+    if not path.is_file():
+        raise SourceError(f"{_rel(path)} is missing: a chapter "
+                          "with check cells keeps its checks there, one @exercise(label, hint) function each")
+    return exercise_helper(lang, path)
+
+
+def registered_checks(path: Path) -> dict[str, list[str]]:
+    """The exercises a checks module registers, in order: label -> the names its function reads from the
+    notebook (its parameters). Refused by name when a function is not registered the one way."""
+    import ast
+
+    where = _rel(path)
+    try:
+        tree = ast.parse(checks_code(path, "en"))
+    except SyntaxError as e:
+        raise SourceError(f"{where}:{e.lineno}: not valid Python: {e.msg}") from None
+    found: dict[str, list[str]] = {}
+    for node in tree.body:
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            continue
+        deco = node.decorator_list if isinstance(node, ast.FunctionDef) else []
+        call = deco[0] if len(deco) == 1 else None
+        ok = (isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id == "exercise"
+              and len(call.args) == 2 and not call.keywords and isinstance(call.args[0], ast.Constant)
+              and isinstance(call.args[0].value, str) and re.fullmatch(r"ch\d\d-ex-[\w-]+", call.args[0].value))
+        if not ok:
+            raise SourceError(f"{where}:{node.lineno}: a checks module holds imports and functions decorated "
+                              "@exercise(\"chNN-ex-topic\", hint) only; put helpers inside the function that uses them")
+        label = call.args[0].value
+        if label in found:
+            raise SourceError(f"{where}:{node.lineno}: {label} is registered twice")
+        args = node.args
+        if args.vararg or args.kwarg or args.kwonlyargs or args.defaults or args.posonlyargs:
+            raise SourceError(f"{where}:{node.lineno}: {node.name} takes plain parameters only: the names it reads "
+                              "from the notebook")
+        found[label] = [a.arg for a in args.args]
+    return found
 
 
 def imported_modules(cells: list[Cell]) -> set[str]:
@@ -659,6 +721,26 @@ def _check(path: Path, cells: list[Cell]) -> None:
             for offset, line in enumerate(cell.lines, start=1):
                 if _ALT.match(line):
                     raise SourceError(f"{path}:{cell.line + offset}: '#{line.strip()[1:3]}|' lines belong in code cells only")
+    _check_checks_module(Path(path), cells)
+
+
+def _check_checks_module(path: Path, cells: list[Cell]) -> None:
+    """The chapter's checks module registers exactly the exercises its check cells name, in the same order."""
+    cells_say = [CHECK_CALL.fullmatch(c.text("en").strip())[1] for c in cells if "check" in c.flags]
+    module = checks_path(path)
+    if not cells_say:
+        if module.is_file():
+            raise SourceError(f"{_rel(module)}: {path.name} has no check cell that calls these checks; "
+                              "add the check cells or remove the module")
+        return
+    registered = list(registered_checks(module))
+    if registered != cells_say:
+        missing = [label for label in cells_say if label not in registered]
+        extra = [label for label in registered if label not in cells_say]
+        raise SourceError(f"{_rel(module)}: registers {registered}, but {path.name}'s check cells call "
+                          f"{cells_say}" + (f"; no check for {missing}" if missing else "")
+                          + (f"; no check cell for {extra}" if extra else "")
+                          + ("" if missing or extra else "; keep them in the chapter's order"))
 
 
 def _check_exercise_flags(path: Path, cells: list[Cell], i: int) -> None:
@@ -673,26 +755,24 @@ def _check_exercise_flags(path: Path, cells: list[Cell], i: int) -> None:
     if "check" in cell.flags and not any("setup" in c.flags for c in cells[:i]):
         raise SourceError(f"{where}: a 'check' cell needs the '%% code setup' cell (after the title), which defines check()")
     if "check" in cell.flags:
-        _check_check_cell(path, cell)
+        labels = [m[1] for c in cells[:i] if c.kind != "code" for m in re.finditer(r":label: (ch\d\d-ex-[\w-]+)",
+                                                                                    "\n".join(c.lines))]
+        _check_check_cell(path, cell, labels[-1] if labels else None)
 
 
-def _check_check_cell(path: Path, cell: Cell) -> None:
-    """A check cell only defines functions and then calls check(): every name from earlier cells is
-    looked up inside the test, where check() can catch a NameError after a restart and say which cells
-    to run first, instead of a traceback at the top of the cell."""
-    import ast
-
+def _check_check_cell(path: Path, cell: Cell, label: str | None) -> None:
+    """A check cell is one line, check("chNN-ex-topic"), naming the exercise above it: the check itself is a
+    function of the chapter's checks module, where check() looks up every name it reads (and, after a restart,
+    says which cells to run first instead of a traceback)."""
     where = f"{path}:{cell.line}"
-    try:
-        tree = ast.parse(cell.text("en"))
-    except SyntaxError as e:
-        raise SourceError(f"{where}: the check cell is not valid Python: {e.msg} (line {e.lineno})") from None
-    *defs, last = tree.body or [None]
-    is_call = (isinstance(last, ast.Expr) and isinstance(last.value, ast.Call)
-               and isinstance(last.value.func, ast.Name) and last.value.func.id == "check")
-    if not is_call or not all(isinstance(d, ast.FunctionDef) for d in defs):
-        raise SourceError(f"{where}: a check cell is 'def test(): ... return <bool>' followed by one call "
-                          "check(name, test, hint); put any set-up inside the test function")
+    text = cell.text("en").strip()
+    m = CHECK_CALL.fullmatch(text)
+    if not m or text != cell.text("ko").strip():
+        raise SourceError(f"{where}: a check cell is one line, check(\"chNN-ex-topic\"); the check itself is a "
+                          f"function of {_rel(checks_path(Path(path)))}, registered with "
+                          "@exercise(\"chNN-ex-topic\", hint)")
+    if m[1] != label:
+        raise SourceError(f"{where}: the check cell names {m[1]}, but the exercise above it is {label}")
 
 
 def _check_contract(path: Path, cell: Cell) -> None:

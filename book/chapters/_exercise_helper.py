@@ -778,14 +778,94 @@ def _as_sentences(text, lang):
     return re.sub(r"\. (\(\d\) )?(\S+)", start, text)
 
 
-def check(name, test, hint):
+def exercise(name, hint):
+    #ko| """이 장의 확인 함수를 연습 문제의 이름으로 적어 둡니다(이 셀 아래의 확인들).
+    #ko| 함수의 인자 이름은 노트북에서 읽을 이름이고, hint는 알아본 실수가 없을 때의 힌트입니다."""
+    #en| """Register one of this chapter's checks (below in this cell) under its exercise's
+    #en| name. The function's parameters name what it reads from the notebook; hint is the
+    #en| hint given when no mistake in particular was recognised."""
+    def register(test):
+        if not hasattr(exercise, "tests"):
+            exercise.tests = {}
+        exercise.tests[name] = (test, hint)
+        return test
+
+    return register
+
+
+def _mixed(n):
+    #ko| """확인이 입력을 뽑을 씨앗: 노트북에서는 n 그대로, 채점기에서는 n에 그 채점만의
+    #ko| 비밀 수(CHECK_SECRET)를 섞은 수."""
+    #en| """The seed a check draws its inputs from: n itself in a notebook; in the grader, n
+    #en| mixed with that grading run's secret (CHECK_SECRET)."""
+    secret = globals().get("CHECK_SECRET", 0)
+    return n if not secret else (n * 1_000_003 + secret) % 2**62
+
+
+def check_seed(n):
+    #ko| """확인의 입력을 뽑기 전에 torch의 난수 생성기를 맞춥니다. 노트북에서는 언제나
+    #ko| 같은 입력이 나오고, 채점기에서는 맞힌 확인을 새 입력으로 한 번 더 실행합니다.
+    #ko| 그래서 노트북의 입력에 대한 결과를 적어 두었다가 돌려주는 답은 맞지 않습니다."""
+    #en| """Seed torch's generator before a check draws its inputs: a notebook always gets
+    #en| the same inputs, and the grader runs a check that passed once more on new ones, so
+    #en| an answer that returns stored results for the notebook's inputs is not right."""
+    import torch
+
+    torch.manual_seed(_mixed(n))
+
+
+def check_generator(n):
+    #ko| """check_seed와 같되, 전역 생성기를 건드리지 않는 torch.Generator."""
+    #en| """As check_seed, but a torch.Generator of its own (the global one left alone)."""
+    import torch
+
+    return torch.Generator().manual_seed(_mixed(n))
+
+
+def _named(test, space):
+    #ko| """test의 인자들을 space(노트북의 이름들)에서 찾아 test를 부르는 함수와 그 값들.
+    #ko| 없는 이름은 NameError로, 재시작 뒤처럼 '위의 셀을 먼저 실행하세요'가 됩니다."""
+    #en| """A function calling test with its parameters looked up in space (the notebook's
+    #en| names), and those values; a missing name raises NameError, read as "run the cells
+    #en| above first", as after a restart."""
+    import inspect
+
+    names = list(inspect.signature(test).parameters)
+    values = {n: space[n] for n in names if n in space}
+
+    def run():
+        for n in names:
+            if n not in values:
+                raise NameError(f"name '{n}' is not defined", name=n)
+        return test(**values)
+
+    return run, values
+
+
+def check(name, test=None, hint=None):
     #ko| """연습 문제의 답을 확인합니다. 맞으면 축하하고, 아니면 힌트를 보여 줍니다.
+    #ko| 확인 셀은 check("chNN-ex-...")처럼 이름만 주고, 이 장의 확인 함수가 답을 봅니다.
     #ko| test가 문자열을 돌려주면 그 실수에 맞춘 힌트이고, Also는 힌트 앞에 붙습니다."""
     #en| """Check an exercise answer: congratulate when right, give a hint when not.
-    #en| A string from test is the hint for the mistake it recognised;
-    #en| an Also goes before the hint."""
+    #en| A check cell gives the name alone, check("chNN-ex-..."), and this chapter's check
+    #en| of that name looks at the answer. A string from the check is the hint for the
+    #en| mistake it recognised; an Also goes before the hint."""
+    import sys
+
+    values = None
+    if test is None:
+        if name not in getattr(exercise, "tests", {}):
+            #ko| print(f"⏸️ {name}: 이 노트북에 그런 이름의 연습 문제가 없습니다. "
+            #ko|       "확인 셀의 이름을 고치지 말고, 준비 셀을 먼저 실행하세요.")
+            #en| print(f"⏸️ {name}: no exercise of that name in this notebook. "
+            #en|       "Leave the check cell's name as it is, and run the set-up cell first.")
+            return
+        own, hint = exercise.tests[name]
+        test, values = _named(own, sys._getframe(1).f_globals)
+    else:
+        own = test
     problem = unanswered = None
-    general, tracer = hint, _Tracer(test)
+    general, tracer = hint, _Tracer(own)
     try:
         with _own_comparisons(), tracer:
             result = test()
@@ -838,7 +918,7 @@ def check(name, test, hint):
             show_why(*(base64.b64decode("".join(why[form])).decode()
                        for form in ("markdown", "plain")))
     else:
-        if not unanswered and _unanswered(test):
+        if not unanswered and _unanswered(own, values):
             #ko: 답 칸이 None, ..., 몸통이 ...뿐인 함수이면 다른 말보다 그것이 먼저입니다
             #en: an answer still None, ... or a function whose body is only ...: that first
             hint, unanswered, problem = general, True, None
@@ -1057,10 +1137,13 @@ def _is_stub(value):
                      [("LOAD_CONST", None), ("RETURN_VALUE", None)])
 
 
-def _unanswered(test):
-    #ko| """확인이 읽는 이름 가운데 아직 None이나 ...이거나, 몸통이 ...뿐인 함수가 있는가."""
+def _unanswered(test, values=None):
+    #ko| """확인이 읽는 이름 가운데 아직 None이나 ...이거나, 몸통이 ...뿐인 함수가 있는가.
+    #ko| values: 이 장의 확인 함수가 인자로 받은 이름과 값."""
     #en| """Whether a name the check reads is still None or ..., or a function whose body is
-    #en| only ...."""
+    #en| only .... values: the names and values a chapter's check took as parameters."""
+    if values is not None:
+        return any(v is None or v is Ellipsis or _is_stub(v) for v in values.values())
     try:
         space, names = test.__globals__, _read_names(test.__code__)
         #ko: 확인 셀이 test 밖에 정의한 함수(call_ 같은)가 읽는 이름도

@@ -1,0 +1,353 @@
+#ko: 11장 연습 문제의 확인들. 확인 셀 check("ch11-ex-...")가 부릅니다.
+#ko: 함수의 인자는 노트북에서 읽는 이름(답과 장의 코드)이고, 그 값은
+#ko: check()가 넘깁니다. 준비 셀에 확인 도우미의 코드 다음으로 이 파일이
+#ko: 들어가므로 도우미(shape_mistake, value_mistake 등)는 전역 이름입니다.
+#en: Chapter 11's exercise checks, called by the check cells, check("ch11-ex-...").
+#en: A function's parameters name what it reads from the notebook (answers and
+#en: the chapter's code); check() passes their values. The set-up cell holds
+#en: this file after _exercise_helper.py, so its helpers (shape_mistake, ...)
+#en: are globals here.
+
+
+
+@exercise(
+    "ch11-ex-slot",
+    #ko| "블록은 table[pos // block_size], 그 안의 자리는 pos % block_size입니다.",
+    #en| "the block is table[pos // block_size], the slot within it pos % block_size.",
+)
+def ch11_ex_slot(slot):
+    cases_ = [([6, 1], 5, 4), ([7, 2, 9], 9, 4), ([3, 0, 5, 1], 13, 4),
+              ([2, 8, 4], 7, 3), ([5, 11], 16, 16), ([4, 9, 0], 2, 4)]
+    got_ = []
+    for table_, pos_, size_ in cases_:
+        try:
+            got_.append(slot(list(table_), pos_, size_))
+        except NameError:
+            raise
+        except Exception as error_:
+            line_ = (str(error_).strip().splitlines() or [""])[0][:160]
+            #ko| return (f"slot({table_}, {pos_}, {size_})이 오류를 냈습니다: "
+            #ko|         f"{type(error_).__name__}: {line_}")
+            #en| return (f"slot({table_}, {pos_}, {size_}) raised an error: "
+            #en|         f"{type(error_).__name__}: {line_}")
+    if all(g_ is None or g_ is Ellipsis for g_ in got_):
+        raise NotAnswered
+    pairs_ = []
+    for g_ in got_:
+        if not (isinstance(g_, (tuple, list)) and len(g_) == 2
+                and all(isinstance(x_, int)
+                        or (hasattr(x_, "numel") and x_.numel() == 1) for x_ in g_)):
+            #ko| return ("slot은 정수 두 개의 쌍 (block, offset)을 돌려줘야 하는데 "
+            #ko|         f"{g_!r}입니다.")
+            #en| return ("slot must return a pair of whole numbers (block, offset); "
+            #en|         f"got {g_!r}.")
+        pairs_.append((int(g_[0]), int(g_[1])))
+    wrong_ = [(case_, g_) for case_, g_ in zip(cases_, pairs_)
+              if g_ != (case_[0][case_[1] // case_[2]], case_[1] % case_[2])]
+    if not wrong_:
+        return True
+    (table_, pos_, size_), g_ = wrong_[0]
+    want_ = (table_[pos_ // size_], pos_ % size_)
+    #ko| said_ = (f"테이블 {table_}, pos {pos_}, block_size {size_}에서 "
+    #ko|          f"{want_}이어야 하는데 {g_}입니다. ")
+    #en| said_ = (f"for table {table_}, pos {pos_}, block_size {size_} the answer is "
+    #en|          f"{want_}, got {g_}: ")
+    #ko: 흔한 실수마다 모든 경우에 그 실수의 답과 같은지 봅니다
+    #en: for each typical mistake: does it give every answer?
+    mistakes_ = [
+        (lambda t_, p_, b_: (p_ // b_, p_ % b_),
+         #ko| "pos // block_size는 논리 블록(시퀀스 안의 순서)입니다. 물리 블록은 "
+         #ko| "테이블의 그 자리에 적힌 번호, table[pos // block_size]입니다."),
+         #en| "pos // block_size is the logical block (its place in the sequence); the "
+         #en| "physical block is the number the table holds there, "
+         #en| "table[pos // block_size]."),
+        (lambda t_, p_, b_: (p_ % b_, t_[p_ // b_]),
+         #ko| "블록과 자리의 순서가 바뀌었습니다. (block, offset) 순서로 돌려주세요."),
+         #en| "block and offset are swapped: return (block, offset)."),
+        (lambda t_, p_, b_: (t_[p_ % b_ % len(t_)], p_ % b_),
+         #ko| "블록을 pos % block_size로 찾았습니다. 블록은 pos // block_size, "
+         #ko| "자리는 pos % block_size입니다."),
+         #en| "the block was found with pos % block_size: the block is pos // block_size, "
+         #en| "the slot pos % block_size."),
+        (lambda t_, p_, b_: (t_[p_ // b_], p_),
+         #ko| "자리는 블록 안에서 센 위치, pos % block_size입니다. pos를 그대로 쓰면 "
+         #ko| "블록 밖을 가리킵니다."),
+         #en| "the slot counts within the block: pos % block_size; pos itself points "
+         #en| "outside the block."),
+        (lambda t_, p_, b_: (t_[p_ // b_], p_ // b_),
+         #ko| "자리는 pos // block_size가 아니라 pos % block_size입니다."),
+         #en| "the slot is pos % block_size, not pos // block_size."),
+        (lambda t_, p_, b_: (sorted(t_)[p_ // b_], p_ % b_),
+         #ko| "테이블을 정렬해 읽었습니다. 블록의 순서는 번호 순서가 아니라 "
+         #ko| "테이블에 적힌 순서입니다."),
+         #en| "the table was read sorted: the blocks' order is the table's, not their "
+         #en| "numbers'."),
+        (lambda t_, p_, b_: (t_[-1], p_ % b_),
+         #ko| "언제나 마지막 블록을 골랐습니다. 마지막 블록은 새 토큰을 쓸 자리이고, "
+         #ko| "앞의 토큰은 앞의 블록에 있습니다."),
+         #en| "the last block was always chosen: it is where a new token goes, but "
+         #en| "earlier tokens sit in earlier blocks."),
+    ]
+    for mistake_, text_ in mistakes_:
+        if all(mistake_(list(t_), p_, b_) == g_
+               for (t_, p_, b_), g_ in zip(cases_, pairs_)):
+            return said_ + text_
+    #ko| return said_ + "논리 블록 pos // block_size를 테이블에서 찾으세요."
+    #en| return said_ + "look the logical block pos // block_size up in the table."
+
+
+@exercise(
+    "ch11-ex-packed-mask",
+    #ko| "토큰마다 시퀀스 번호를 구해(누적 길이나 repeat_interleave), "
+    #ko| "같은 번호이면서 j <= i인 칸만 True로 두세요.",
+    #en| "find each token's sequence number (cumulative lengths or "
+    #en| "repeat_interleave), and keep True only where the numbers agree and j <= i.",
+)
+def ch11_ex_packed_mask(block_causal_mask):
+    import torch as torch_
+
+    def want_(lengths_):
+        seq_ = torch_.repeat_interleave(torch_.arange(len(lengths_)),
+                                        torch_.tensor(lengths_))
+        n_ = seq_.numel()
+        same_ = seq_[:, None] == seq_[None, :]
+        return torch_.ones(n_, n_, dtype=torch_.bool).tril() & same_, same_
+
+    for lengths_ in ([5, 2, 4], [3, 1, 1, 6], [7], [2, 5]):
+        try:
+            got_ = block_causal_mask(list(lengths_))
+        except NameError:
+            raise
+        except Exception as error_:
+            line_ = (str(error_).strip().splitlines() or [""])[0][:160]
+            #ko| return (f"block_causal_mask({lengths_})가 오류를 냈습니다: "
+            #ko|         f"{type(error_).__name__}: {line_}")
+            #en| return (f"block_causal_mask({lengths_}) raised an error: "
+            #en|         f"{type(error_).__name__}: {line_}")
+        if got_ is None or got_ is Ellipsis:
+            raise NotAnswered
+        n_ = sum(lengths_)
+        right_, same_ = want_(lengths_)
+        if not isinstance(got_, torch_.Tensor) or tuple(got_.shape) != (n_, n_):
+            shape_ = (tuple(got_.shape) if isinstance(got_, torch_.Tensor)
+                      else type(got_).__name__)
+            #ko| return (f"lengths {lengths_}에서 모양이 ({n_}, {n_})인 텐서여야 하는데 "
+            #ko|         f"{shape_}입니다. N은 길이의 합입니다.")
+            #en| return (f"for lengths {lengths_}, expected a tensor of shape ({n_}, {n_}), "
+            #en|         f"got {shape_}: N is the sum of the lengths.")
+        if got_.dtype != torch_.bool:
+            #ko| return (f"자료형이 bool이어야 하는데 {got_.dtype}입니다. "
+            #ko|         "True가 볼 수 있는 키인 bool 마스크를 돌려주세요.")
+            #en| return (f"the dtype must be bool, got {got_.dtype}: return a bool mask, "
+            #en|         "True for a key that may be seen.")
+        if torch_.equal(got_, right_):
+            continue
+        #ko| at_ = f"lengths {lengths_}에서: "
+        #en| at_ = f"for lengths {lengths_}: "
+        if torch_.equal(got_, ~right_):
+            #ko| return at_ + ("True와 False가 뒤집혔습니다. True는 "
+            #ko|               "볼 수 있는 키입니다.")
+            #en| return at_ + ("True and False are swapped: True marks a key that "
+            #en|               "may be seen.")
+        if torch_.equal(got_, torch_.ones(n_, n_, dtype=torch_.bool).tril()):
+            #ko| return at_ + ("인과 마스크 하나뿐이라 뒤의 시퀀스가 앞 시퀀스의 토큰을 "
+            #ko|               "봅니다. 같은 시퀀스의 키만 보게 하세요(블록 대각).")
+            #en| return at_ + ("one causal mask only, so later sequences see the tokens of "
+            #en|               "earlier ones: let a query see keys of its own sequence only "
+            #en|               "(block-diagonal).")
+        if torch_.equal(got_, same_):
+            #ko| return at_ + ("시퀀스 안에서 뒤의 토큰까지 봅니다. 블록마다 인과 마스크"
+            #ko|               "(j <= i)를 씌우세요.")
+            #en| return at_ + ("a query sees later tokens of its own sequence: make each "
+            #en|               "block causal (j <= i).")
+        if torch_.equal(got_, right_.T):
+            #ko| return at_ + ("마스크가 전치되었습니다(블록마다 위 삼각형). 행이 쿼리, "
+            #ko|               "열이 키입니다.")
+            #en| return at_ + ("the mask is transposed (upper triangles in each block): "
+            #en|               "rows are queries, columns keys.")
+        if torch_.equal(got_, right_ & ~torch_.eye(n_, dtype=torch_.bool)):
+            #ko| return at_ + "대각선이 빠졌습니다. 토큰은 자기 자신도 봅니다(j <= i)."
+            #en| return at_ + "the diagonal is missing: a token sees itself too (j <= i)."
+        leak_ = got_ & ~same_
+        if leak_.any():
+            i_, j_ = [int(x_) for x_ in leak_.nonzero()[0]]
+            #ko| return at_ + (f"쿼리 {i_}번이 다른 시퀀스의 키 {j_}번을 봅니다. "
+            #ko|               "시퀀스의 경계를 누적 길이로 찾으세요.")
+            #en| return at_ + (f"query {i_} sees key {j_} of another sequence: find the "
+            #en|               "sequences' borders from the cumulative lengths.")
+        #ko| return at_ + "같은 시퀀스 안에서 j <= i인 칸만 True여야 합니다."
+        #en| return at_ + "only entries with j <= i within the same sequence may be True."
+    return True
+
+
+@exercise(
+    "ch11-ex-sink",
+    #ko| "sinks를 (H, T_q, 1)로 펼쳐 점수 옆에 붙이고(torch.cat), 소프트맥스한 뒤 "
+    #ko| "마지막 열을 떼어 내세요.",
+    #en| "expand sinks to (H, T_q, 1), join it to the scores (torch.cat), take the "
+    #en| "softmax, then drop the last column.",
+)
+def ch11_ex_sink(weights_with_sink):
+    import torch as torch_
+
+    def right_(s_, k_):
+        col_ = k_.view(-1, 1, 1).expand(*s_.shape[:-1], 1)
+        return torch_.cat([s_, col_], dim=-1).softmax(dim=-1)[..., :-1]
+
+    for H_, T_q_, T_k_, seed_ in ((4, 4, 5, 1), (3, 4, 6, 0), (2, 1, 9, 2)):
+        generator_ = check_generator(seed_)
+        scores_ = 2 * torch_.randn(H_, T_q_, T_k_, generator=generator_)
+        #ko: 마지막 키는 첫 쿼리에게 가려져 있습니다
+        #en: the last key is masked for the first query
+        scores_[:, 0, -1] = torch_.finfo(torch_.float32).min
+        sinks_ = torch_.randn(H_, generator=generator_) + 1.5
+        try:
+            got_ = weights_with_sink(scores_.clone(), sinks_.clone())
+        except NameError:
+            raise
+        except Exception as error_:
+            line_ = (str(error_).strip().splitlines() or [""])[0][:160]
+            #ko| return (f"weights_with_sink가 오류를 냈습니다(scores ({H_}, {T_q_}, "
+            #ko|         f"{T_k_}), sinks ({H_},)): {type(error_).__name__}: {line_}")
+            #en| return (f"weights_with_sink raised an error for scores ({H_}, {T_q_}, "
+            #en|         f"{T_k_}), sinks ({H_},): {type(error_).__name__}: {line_}")
+        if got_ is None or got_ is Ellipsis:
+            raise NotAnswered
+        want_ = right_(scores_, sinks_)
+        kept_ = (H_, T_q_, T_k_ + 1)
+        if isinstance(got_, torch_.Tensor) and tuple(got_.shape) == kept_:
+            #ko| return ("싱크 열이 남아 있습니다(마지막 축이 T_k + 1). 소프트맥스 뒤에 "
+            #ko|         "[..., :-1]로 떼어 내세요.")
+            #en| return ("the sink column is still there (last axis T_k + 1): drop it "
+            #en|         "after the softmax with [..., :-1].")
+        if not isinstance(got_, torch_.Tensor) or tuple(got_.shape) != (H_, T_q_, T_k_):
+            shape_ = (tuple(got_.shape) if isinstance(got_, torch_.Tensor)
+                      else type(got_).__name__)
+            #ko| return f"모양이 ({H_}, {T_q_}, {T_k_})인 텐서여야 하는데 {shape_}입니다."
+            #en| return f"expected a tensor of shape ({H_}, {T_q_}, {T_k_}), got {shape_}."
+        got_ = got_.to(torch_.float32)
+        if torch_.allclose(got_, want_, atol=1e-6):
+            continue
+        plain_ = scores_.softmax(dim=-1)
+        if torch_.allclose(got_, plain_, atol=1e-6):
+            #ko| return ("행마다 합이 1입니다. 싱크가 아무 몫도 가져가지 않았습니다. "
+            #ko|         "싱크를 점수 옆에 열로 붙여 함께 소프트맥스하세요.")
+            #en| return ("every row sums to 1: the sink took no share. Put the sink next "
+            #en|         "to the scores as a column and take the softmax of both.")
+        after_ = plain_ / (1 + sinks_.exp().view(-1, 1, 1))
+        if torch_.allclose(got_, after_, atol=1e-6):
+            #ko| return ("싱크를 소프트맥스 뒤에 다뤘습니다(1 + e^sink로 나눔). 분모는 "
+            #ko|         "e^sink + Σ e^s여야 하므로, 싱크를 소프트맥스 안에 넣으세요.")
+            #en| return ("the sink was handled after the softmax (divided by 1 + e^sink): "
+            #en|         "the denominator must be e^sink + Σ e^s, so the sink goes inside "
+            #en|         "the softmax.")
+        if torch_.allclose(got_, right_(scores_, -sinks_), atol=1e-6):
+            #ko| return "싱크의 부호가 뒤집혔습니다. 싱크 로짓을 그대로 붙이세요."
+            #en| return "the sink's sign is flipped: join the sink logit as it is."
+        if T_q_ == H_:
+            by_query_ = torch_.cat([scores_, sinks_.view(1, -1, 1).expand(H_, T_q_, 1)],
+                                   dim=-1).softmax(dim=-1)[..., :-1]
+            if torch_.allclose(got_, by_query_, atol=1e-6):
+                #ko| return ("싱크가 쿼리 축을 따라 놓였습니다. 헤드 h의 싱크는 "
+                #ko|         "헤드 h의 모든 행에 같아야 하므로 "
+                #ko|         "sinks.view(H, 1, 1)로 펼치세요.")
+                #en| return ("the sinks were laid along the query axis: head h's sink "
+                #en|         "is the same for every row of head h, so expand "
+                #en|         "sinks.view(H, 1, 1).")
+        if (got_.sum(dim=-1) - 1).abs().max() < 1e-5:
+            #ko| return ("행마다 합이 1입니다. 싱크의 몫이 빠졌습니다. 소프트맥스는 "
+            #ko|         "싱크 열까지 포함해 계산하고 그 열만 떼어 내세요.")
+            #en| return ("every row sums to 1, so the sink's share is missing: take the "
+            #en|         "softmax with the sink column included, then drop that column.")
+        #ko| return (f"scores ({H_}, {T_q_}, {T_k_})에서 값이 틀립니다. 헤드 h의 "
+        #ko|         "행마다 [점수, sink_h]의 소프트맥스를 구하고 "
+        #ko|         "마지막 열을 떼어 내세요.")
+        #en| return (f"wrong values for scores ({H_}, {T_q_}, {T_k_}): for each row "
+        #en|         "of head h, take the softmax of [scores, sink_h] and drop the last "
+        #en|         "column.")
+    return True
+
+
+@exercise(
+    "ch11-ex-merge",
+    #ko| "전체 log-sum-exp lse = torch.logsumexp(lses, dim=0)을 구하고, "
+    #ko| "e^(lses - lse)를 가중치로 outs를 조각 축을 따라 더하세요.",
+    #en| "compute the whole log-sum-exp lse = torch.logsumexp(lses, dim=0), then sum "
+    #en| "outs over the chunks with weights e^(lses - lse).",
+)
+def ch11_ex_merge(merge_chunks):
+    import torch as torch_
+
+    for n_, H_, D_, base_, seed_ in ((5, 3, 4, 0.0, 0), (4, 2, 6, 100.0, 1),
+                                     (7, 3, 4, 2.0, 2)):
+        generator_ = check_generator(seed_)
+        outs_ = torch_.randn(n_, H_, D_, generator=generator_)
+        lses_ = base_ + 3 * torch_.randn(n_, H_, generator=generator_)
+        try:
+            got_ = merge_chunks(outs_.clone(), lses_.clone())
+        except NameError:
+            raise
+        except Exception as error_:
+            line_ = (str(error_).strip().splitlines() or [""])[0][:160]
+            #ko| return (f"merge_chunks가 오류를 냈습니다(outs ({n_}, {H_}, {D_}), lses "
+            #ko|         f"({n_}, {H_})): {type(error_).__name__}: {line_}")
+            #en| return (f"merge_chunks raised an error for outs ({n_}, {H_}, {D_}), lses "
+            #en|         f"({n_}, {H_}): {type(error_).__name__}: {line_}")
+        if got_ is None or got_ is Ellipsis:
+            raise NotAnswered
+        if not isinstance(got_, torch_.Tensor) or tuple(got_.shape) != (H_, D_):
+            shape_ = (tuple(got_.shape) if isinstance(got_, torch_.Tensor)
+                      else type(got_).__name__)
+            #ko| return (f"모양이 ({H_}, {D_})인 텐서여야 하는데 {shape_}입니다. "
+            #ko|         "조각 축(0번 축)을 따라 더하세요.")
+            #en| return (f"expected a tensor of shape ({H_}, {D_}), got {shape_}: sum "
+            #en|         "along the chunk axis (axis 0).")
+        #ko: lse가 100 근처이면 float32의 lse 자체가 1e-5쯤 어긋나므로, 기준은 float64로
+        #ko: 계산하고 허용 오차는 1e-4입니다
+        #en: near 100, a float32 lse is itself off by about 1e-5: the reference is computed
+        #en: in float64 and the tolerance is 1e-4
+        share_ = torch_.softmax(lses_.double(), dim=0)
+        want_ = (share_[..., None] * outs_.double()).sum(dim=0).float()
+        got_ = got_.to(torch_.float32)
+        if torch_.allclose(got_, want_, atol=1e-4):
+            continue
+        if not torch_.isfinite(got_).all():
+            #ko| return (f"log-sum-exp가 {base_:.0f} 근처일 때 결과가 inf나 NaN입니다. "
+            #ko|         "e^lse가 float32의 범위(약 e^88)를 넘었습니다. 전체 log-sum-exp"
+            #ko|         "(또는 최댓값)를 빼고 지수를 취하세요.")
+            #en| return (f"with log-sum-exps near {base_:.0f} the result is inf or NaN: "
+            #en|         "e^lse overflowed float32 (about e^88). Subtract the whole "
+            #en|         "log-sum-exp (or the maximum) before taking the exponential.")
+        if torch_.allclose(got_, outs_.mean(dim=0), atol=1e-4):
+            #ko| return ("조각들의 단순 평균입니다. 조각 c에는 e^(lse_c - lse)의 "
+            #ko|         "가중치를 주어야 합니다.")
+            #en| return ("a plain mean of the chunks: chunk c must be weighted by "
+            #en|         "e^(lse_c - lse).")
+        by_head_ = (torch_.softmax(lses_, dim=1)[..., None] * outs_).sum(dim=0)
+        if torch_.allclose(got_, by_head_, atol=1e-4):
+            #ko| return ("가중치를 헤드 축(1번 축)으로 정규화했습니다. 헤드마다 "
+            #ko|         "조각 축(0번 축)을 따라 합이 1이어야 합니다.")
+            #en| return ("the weights were normalised along the heads (axis 1): for each "
+            #en|         "head they must sum to 1 along the chunks (axis 0).")
+        raw_ = torch_.exp(lses_ - lses_.amax(dim=0))
+        unnormed_ = (raw_[..., None] * outs_).sum(dim=0)
+        if torch_.allclose(got_, unnormed_, atol=1e-4):
+            #ko| return ("가중치의 합이 1이 아닙니다. 최댓값을 뺀 e^lse를 "
+            #ko|         "그 합으로 나누세요"
+            #ko|         "(곧 전체 log-sum-exp를 빼세요).")
+            #en| return ("the weights do not sum to 1: divide the e^lse taken "
+            #en|         "against the maximum by their sum (that is, subtract the "
+            #en|         "whole log-sum-exp).")
+        linear_ = ((lses_ / lses_.sum(dim=0))[..., None] * outs_).sum(dim=0)
+        if torch_.allclose(got_, linear_, atol=1e-4):
+            #ko| return ("가중치가 lse에 비례합니다. lse는 로그이므로 가중치는 "
+            #ko|         "e^(lse_c - lse)입니다.")
+            #en| return ("the weights are proportional to lse; lse is a logarithm, so "
+            #en|         "the weights are e^(lse_c - lse).")
+        #ko| return (f"outs ({n_}, {H_}, {D_})에서 값이 틀립니다. lse = logsumexp(lses, "
+        #ko|         "0)을 구하고 e^(lses - lse)로 가중해 "
+        #ko|         "조각 축을 따라 더하세요.")
+        #en| return (f"wrong values for outs ({n_}, {H_}, {D_}): compute lse = "
+        #en|         "logsumexp(lses, 0), weight by e^(lses - lse), and sum over the "
+        #en|         "chunks.")
+    return True

@@ -1,0 +1,130 @@
+"""A lookup table gets no marks: the judge checks every function on inputs drawn for that grading run.
+
+Every check draws its inputs with check_seed / check_generator (book/chapters/_exercise_helper.py): in a notebook
+they seed as written, so a learner's check is the same every time; in the grader (tools/grade_judge.py) each
+check that passed runs again with the seeds mixed with the grading run's secret. So an answer that stores the
+outputs of the notebook's own check inputs (they are in the set-up cell, one click away) and returns them is right
+on those and wrong on the grader's.
+
+For every exercise whose answer is a function, this test builds that answer from the book's solution: run once
+through the check as the notebook runs it, recording each call's inputs and output, then a function that returns
+the recorded output for recorded inputs and the first recorded output otherwise. The judge, in this process,
+must grade it "correct" without a secret where it fools the notebook's check (most do), and never "correct" with
+one; the book's solution itself stays "correct" with any secret. Through the sandbox: tests/test_grade.py.
+"""
+
+from __future__ import annotations
+
+import ast
+import contextlib
+import copy
+import functools
+import io
+import types
+
+import pytest
+import torch
+
+from tools import grade_judge
+from tools.source import chapters, parse
+
+EXERCISES = [(path, exercise) for path in chapters() for exercise in grade_judge.exercises_of(parse(path))]
+LANG = "en"
+SECRETS = (1, 982_451_653)
+
+
+def key(value):
+    """What a lookup table can key on: tensors by dtype, shape and values, layers by their weights."""
+    if isinstance(value, torch.Tensor):
+        return ("tensor", str(value.dtype), tuple(value.shape), tuple(value.detach().flatten().tolist()))
+    if isinstance(value, torch.nn.Module):
+        return ("module", type(value).__name__, tuple((k, key(v)) for k, v in value.state_dict().items()))
+    if isinstance(value, (list, tuple)):
+        return tuple(key(v) for v in value)
+    if isinstance(value, dict):
+        return tuple((k, key(v)) for k, v in value.items())
+    if isinstance(value, (int, float, str, bool, type(None))):
+        return value
+    return type(value).__name__
+
+
+def snapshot(value):
+    """A copy of an output as a lookup table would store it: tensors detached, containers copied."""
+    if isinstance(value, torch.Tensor):
+        return value.detach().clone()
+    if isinstance(value, (list, tuple)):
+        return type(value)(snapshot(v) for v in value)
+    if isinstance(value, dict):
+        return {k: snapshot(v) for k, v in value.items()}
+    return copy.deepcopy(value)
+
+
+def lookup_table(function):
+    memo: dict = {}
+
+    def record(*args, **kwargs):
+        out = function(*args, **kwargs)
+        memo.setdefault(key((args, kwargs)), snapshot(out))
+        return out
+
+    def stored(*args, **kwargs):
+        found = memo.get(key((args, kwargs)))
+        return snapshot(found if found is not None else next(iter(memo.values())))
+
+    return record, stored, memo
+
+
+@functools.cache
+def solution_answers(path, label) -> dict:
+    """The exercise's answer names as the book's solution defines them, run after the chapter's cells it needs (as
+    a student's kernel holds them)."""
+    chapter = parse(path)
+    exercise = next(e for e in grade_judge.exercises_of(chapter) if e.label == label)
+    cells = chapter.cells
+    solution = next(c for c, n in zip(cells, cells[1:], strict=False) if "solution" in c.flags and "check" in n.flags
+                    and label in n.text(LANG)).text(LANG)
+    ns: dict = {"__name__": "__student__"}
+    sink = io.StringIO()
+    with contextlib.redirect_stdout(sink), contextlib.redirect_stderr(sink):
+        exec(compile(grade_judge.PRELUDE, "<prelude>", "exec"), ns)
+        for cell in grade_judge.needed_cells(chapter, LANG, frozenset(grade_judge.bound_and_used(solution)[1])):
+            exec(compile(grade_judge._without_magics(cell.text(LANG)), f"<{path.name}:{cell.line}>", "exec"), ns)
+        exec(compile(solution, f"<solution of {label}>", "exec"), ns)
+    return {name: ns[name] for name in exercise.names if name in ns}
+
+
+def is_function_exercise(exercise) -> bool:
+    tree = ast.parse(exercise.template[LANG])
+    return any(isinstance(node, ast.FunctionDef) for node in tree.body)
+
+
+def verdict(path, exercise, answers, secret=0) -> tuple[str, str]:
+    base = grade_judge.namespace(parse(path), LANG)
+    names = {n for _, e in EXERCISES for n in e.names}
+    said = grade_judge.run_check(base, exercise, LANG, answers, names, secret=secret)
+    result, detail, _ = grade_judge.verdict(said)
+    return result, detail
+
+
+FUNCTIONS = [(path, exercise) for path, exercise in EXERCISES if is_function_exercise(exercise)]
+
+
+def test_every_exercise_whose_answer_is_a_function_is_covered():
+    assert len(FUNCTIONS) >= 20, [e.label for _, e in FUNCTIONS]
+
+
+@pytest.mark.parametrize("path, exercise", FUNCTIONS, ids=[e.label for _, e in FUNCTIONS])
+def test_a_lookup_table_of_the_notebooks_inputs_is_not_graded_correct(path, exercise):
+    right = solution_answers(path, exercise.label)
+    name = next(n for n, v in right.items() if isinstance(v, types.FunctionType))
+    for secret in (0, *SECRETS):
+        assert verdict(path, exercise, right, secret) == ("correct", ""), (exercise.label, secret)
+    record, stored, memo = lookup_table(right[name])
+    assert verdict(path, exercise, {**right, name: record}) == ("correct", "")
+    assert memo, f"{exercise.label}: the check never called {name}"
+    fooled = verdict(path, exercise, {**right, name: stored})
+    for secret in SECRETS:
+        result, detail = verdict(path, exercise, {**right, name: stored}, secret)
+        assert result != "correct", (f"{exercise.label}: a lookup table of the notebook's inputs passed with secret "
+                                     f"{secret} (and {fooled[0]} without one): its inputs are not drawn with "
+                                     "check_seed / check_generator")
