@@ -343,8 +343,13 @@ def ch02_ex_queries(vocab, table, W_Q, queries_for):
         #en|                               last_resort=True)
     #ko: 배치에 없는 문장, 토큰 수가 1개와 5개인 문장으로도 확인합니다
     #en: also sentences not in the batch, of 1 and of 5 tokens
+    #ko: 그리고 뽑은 문장 하나(채점기에서는 학생이 본 적 없는 문장)
+    #en: and a drawn one (in the grader, a sentence no student has seen)
+    gen_ = check_generator(2)
+    drawn_ = [list(vocab_)[i_] for i_ in torch.randint(
+        len(vocab_), (int(torch.randint(2, 7, (), generator=gen_)),), generator=gen_).tolist()]
     for other_ in (["fish", "생선을"], ["먹는다"],
-                   ["cats", "eat", "생선을", "fish", "cats"]):
+                   ["cats", "eat", "생선을", "fish", "cats"], drawn_):
         got_ = queries_for(other_)
         want_other_ = want_(other_)[1]
         if not isinstance(got_, torch.Tensor) or got_.shape != want_other_.shape:

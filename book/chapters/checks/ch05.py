@@ -288,4 +288,21 @@ def ch05_ex_mask(make_mask):
         #ko|             f"다릅니다. {said_ or ''}")
         #en| return Also("right for lengths [5, 3, 1] and T = 5, but not for lengths [2, 4] "
         #en|             f"and T = 6; {said_ or ''}")
+    #ko: 뽑은 길이로 한 번 더(채점기에서는 학생이 본 적 없는 길이)
+    #en: once more with drawn lengths (in the grader, lengths no student has seen)
+    gen_ = check_generator(5)
+    T_ = int(torch.randint(3, 9, (), generator=gen_))
+    lengths_ = torch.randint(1, T_ + 1, (3,), generator=gen_)
+    expected_mask_ = torch.tensor(
+        [[[[j <= i and j < n for j in range(T_)] for i in range(T_)]]
+         for n in lengths_.tolist()])
+    got_ = make_mask(lengths_, T_)
+    if not (isinstance(got_, torch.Tensor) and torch.equal(got_, expected_mask_)):
+        said_ = (mask_difference(got_, expected_mask_, lengths_)
+                 if isinstance(got_, torch.Tensor) and got_.shape == expected_mask_.shape
+                 else "")
+        #ko| return Also(f"길이 [5, 3, 1]과 [2, 4]에서는 맞지만 길이 {lengths_.tolist()}, "
+        #ko|             f"T = {T_}에서는 다릅니다. {said_ or ''}")
+        #en| return Also("right for lengths [5, 3, 1] and [2, 4], but not for lengths "
+        #en|             f"{lengths_.tolist()} and T = {T_}; {said_ or ''}")
     return True

@@ -357,9 +357,14 @@ def ch06_ex_order(PortedMHA):
     #en| "with size 1, over the head and query axes.",
 )
 def ch06_ex_padding(padding_mask_from_lengths):
-    #ko: 두 배치: 길이가 T_k와 같은 행이 있는 배치, 모든 행에 패딩이 있는 배치
-    #en: two batches: one with a row as long as T_k, one padded in every row
-    for lengths_, T_k_ in [([2, 5, 3], 5), ([1, 4], 6)]:
+    #ko: 두 배치(길이가 T_k와 같은 행이 있는 배치, 모든 행에 패딩이 있는 배치)와
+    #ko: 뽑은 배치 하나(채점기에서는 학생이 본 적 없는 길이)
+    #en: two batches (one with a row as long as T_k, one padded in every row) and a
+    #en: drawn one (in the grader, lengths no student has seen)
+    gen_ = check_generator(6)
+    T_drawn_ = int(torch.randint(3, 9, (), generator=gen_))
+    drawn_ = (torch.randint(1, T_drawn_ + 1, (3,), generator=gen_).tolist(), T_drawn_)
+    for lengths_, T_k_ in [([2, 5, 3], 5), ([1, 4], 6), drawn_]:
         lengths_ = torch.tensor(lengths_)
         try:
             mask_ = padding_mask_from_lengths(lengths_.clone(), T_k_)

@@ -458,6 +458,9 @@ def ch07_ex_rescale(attention_blocks):
 )
 def ch07_ex_flops(cross_attention_flops):
     sizes_ = [(2, 5, 7, 12), (3, 16, 4, 32)]   # (B, T_q, T_k, C)
+    #ko: 셋째 크기는 뽑은 수로(채점기에서는 학생이 본 적 없는 크기)
+    #en: a third size drawn (in the grader, sizes no student has seen)
+    sizes_.append(tuple(torch.randint(1, 40, (4,), generator=check_generator(7)).tolist()))
 
     def count_(B_, T_q_, T_k_, C_):
         #ko: W_Q와 W_O는 T_q개, W_K와 W_V는 T_k개의 토큰에; 점수와 가중합은 T_q * T_k * C씩

@@ -322,8 +322,14 @@ def ch09_ex_positions(positions_for):
     #ko: (real의 길이들, T_k, T_new): 새 토큰 둘, 생성 단계, 프롬프트, 패딩 없는 배치
     #en: (lengths of real, T_k, T_new): two new tokens, a generation step, a prompt, no
     #en: padding
+    #ko: 마지막 배치는 뽑은 수로(채점기에서는 학생이 본 적 없는 배치)
+    #en: the last batch drawn (in the grader, a batch no student has seen)
+    gen_ = check_generator(9)
+    T_drawn_ = int(torch.randint(3, 9, (), generator=gen_))
+    drawn_ = (torch.randint(1, T_drawn_ + 1, (3,), generator=gen_).tolist(), T_drawn_,
+              int(torch.randint(1, T_drawn_ + 1, (), generator=gen_)))
     for lengths_, T_k_, T_new_ in [([5, 2], 6, 2), ([7, 4, 6], 7, 1), ([6, 3, 5], 6, 6),
-                                   ([4, 4], 4, 4)]:
+                                   ([4, 4], 4, 4), drawn_]:
         lengths_ = torch.tensor(lengths_)
         real_ = torch.arange(T_k_) >= (T_k_ - lengths_)[:, None]       # (B, T_k)
         #ko: 행마다 첫 실제 토큰이 0

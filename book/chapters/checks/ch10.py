@@ -99,6 +99,36 @@ def ch10_ex_llama3(llama3_inv_freq):
                     globals()["inv_freq_llama3"] = chapter_
                 if library_ is not None:
                     rope_init_["llama3"] = library_
+            #ko: 뽑은 설정으로 한 번 더(채점기에서는 학생이 본 적 없는 설정)
+            #en: once more with a drawn config (in the grader, one no student has seen)
+            gen_ = check_generator(10)
+            D_ = [32, 64, 128][int(torch_.randint(0, 3, (), generator=gen_))]
+            factor_ = float(torch_.randint(2, 65, (), generator=gen_))
+            original_ = 1024 * int(torch_.randint(2, 17, (), generator=gen_))
+            theta_ = float(10000 * int(torch_.randint(1, 101, (), generator=gen_)))
+            drawn_ = config_class_(
+                hidden_size=D_ * 8, num_attention_heads=8, head_dim=D_,
+                max_position_embeddings=int(original_ * factor_), rope_parameters={
+                    "rope_type": "llama3", "rope_theta": theta_, "factor": factor_,
+                    "low_freq_factor": 1.0, "high_freq_factor": 4.0,
+                    "original_max_position_embeddings": original_})
+            base_d_ = 1.0 / theta_ ** (torch_.arange(0, D_, 2, dtype=torch_.float) / D_)
+            want_d_, _ = rope_init_["llama3"](drawn_)
+            try:
+                got_d_ = llama3_inv_freq(base_d_.clone(), factor_, 1.0, 4.0, original_)
+                right_d_ = (isinstance(got_d_, torch_.Tensor)
+                            and got_d_.shape == want_d_.shape
+                            and torch_.allclose(got_d_.to(want_d_.dtype), want_d_,
+                                                rtol=1e-5, atol=0))
+            except Exception:
+                right_d_ = False
+            if not right_d_:
+                #ko| return ("Llama 3.2 1B와 3.1 8B의 설정에서는 맞지만 head_dim "
+                #ko|         f"{D_}, factor {factor_:g}, original {original_}에서는 "
+                #ko|         "틀립니다. 고정한 수 대신 인자로 받은 값을 쓰세요.")
+                #en| return ("right for Llama 3.2 1B's and 3.1 8B's configs, but wrong for "
+                #en|         f"head_dim {D_}, factor {factor_:g}, original {original_}: "
+                #en|         "use the arguments, not fixed numbers.")
             if called_:
                 #ko| return ("값은 맞지만 llama3_inv_freq가 다른 함수를 불러 씁니다: "
                 #ko|         f"{called_[0]}. "

@@ -16,8 +16,16 @@
     #en| "the block is table[pos // block_size], the slot within it pos % block_size.",
 )
 def ch11_ex_slot(slot):
+    import torch as torch_
+
     cases_ = [([6, 1], 5, 4), ([7, 2, 9], 9, 4), ([3, 0, 5, 1], 13, 4),
               ([2, 8, 4], 7, 3), ([5, 11], 16, 16), ([4, 9, 0], 2, 4)]
+    #ko: 마지막 경우는 뽑은 수로(채점기에서는 학생이 본 적 없는 경우)
+    #en: the last case drawn (in the grader, a case no student has seen)
+    gen_ = check_generator(11)
+    size_ = int(torch_.randint(2, 9, (), generator=gen_))
+    cases_.append((torch_.randperm(12, generator=gen_)[:4].tolist(),
+                   int(torch_.randint(0, 4 * size_, (), generator=gen_)), size_))
     got_ = []
     for table_, pos_, size_ in cases_:
         try:
@@ -113,7 +121,12 @@ def ch11_ex_packed_mask(block_causal_mask):
         same_ = seq_[:, None] == seq_[None, :]
         return torch_.ones(n_, n_, dtype=torch_.bool).tril() & same_, same_
 
-    for lengths_ in ([5, 2, 4], [3, 1, 1, 6], [7], [2, 5]):
+    #ko: 마지막 길이들은 뽑은 수로(채점기에서는 학생이 본 적 없는 길이)
+    #en: the last lengths drawn (in the grader, lengths no student has seen)
+    gen_ = check_generator(12)
+    drawn_ = torch_.randint(1, 7, (int(torch_.randint(2, 5, (), generator=gen_)),),
+                            generator=gen_).tolist()
+    for lengths_ in ([5, 2, 4], [3, 1, 1, 6], [7], [2, 5], drawn_):
         try:
             got_ = block_causal_mask(list(lengths_))
         except NameError:
