@@ -169,6 +169,11 @@ def graded(tmp_path_factory):
     nb = trimmed("en")
     next(c for c in nb.cells if c.cell_type == "code").source = "import no_such_module_anywhere\n"
     jupyter(nb, folder / "raises.ipynb")
+    # a lookup table: make_mask returns the right masks for the inputs the notebook's check uses (they are in its
+    # set-up cell), recorded from the book's solution, and the first of them otherwise
+    nb = trimmed("en")
+    answers(nb)[2].source = lookup_answer()
+    jupyter(nb, folder / "lookup.ipynb")
     # refused before running
     (folder / "essay.pdf").write_bytes(b"%PDF-1.4")
     (folder / "broken.ipynb").write_text('{"cells": [ {"cell_type": "code",', encoding="utf-8")
@@ -186,6 +191,26 @@ def graded(tmp_path_factory):
     for row in rows:
         by_file.setdefault(row["file"], []).append(row)
     return code, by_file, out, folder
+
+
+def lookup_answer() -> str:
+    """make_mask as a table of the outputs of the notebook's own check inputs: right there, wrong elsewhere."""
+    import test_grade_unseen
+
+    path = find("05")
+    exercise = next(e for e in grade_judge.exercises_of(parse(path)) if e.label == "ch05-ex-mask")
+    right = test_grade_unseen.solution_answers(path, exercise.label)
+    seen = {}
+
+    def record(lengths, T):
+        out = right["make_mask"](lengths, T)
+        seen[repr((lengths.tolist(), T))] = out.tolist()
+        return out
+
+    assert test_grade_unseen.verdict(path, exercise, {**right, "make_mask": record}) == ("correct", "")
+    return (f"SEEN = {seen!r}\n\n\ndef make_mask(lengths, T):\n"
+            "    found = SEEN.get(repr((lengths.tolist(), T)), next(iter(SEEN.values())))\n"
+            "    return torch.tensor(found)\n")
 
 
 def kernels_left() -> list[str]:
@@ -232,7 +257,7 @@ def test_every_file_gets_its_rows_and_the_run_succeeds(graded):
         "choiyuna_67890_111213_05_scaled_dot_product.ipynb", "choiyuna_67890_111299_05_scaled_dot_product-1.ipynb",
         "group.zip/park/05_scaled_dot_product.ipynb", "group.zip/jung/05_scaled_dot_product.ipynb", "evil.zip",
         "loop.ipynb", "slow_answer.ipynb", "exits.ipynb", "hog.ipynb", "raises.ipynb", "essay.pdf", "broken.ipynb", "other.ipynb",
-        "full.ipynb", "points.txt"}
+        "full.ipynb", "points.txt", "lookup.ipynb"}
     for name, rows in by_file.items():
         assert len(rows) == (1 if rows[0]["result"] == "invalid" else len(LABELS)), (name, rows)
     assert not (folder.parent / "escaped.ipynb").exists() and not (folder / "escaped.ipynb").exists()
@@ -245,6 +270,16 @@ def test_notebooks_as_jupyter_colab_and_vscode_save_them(graded):
     assert by_file["kim_minji.ipynb"][1]["detail"].startswith("divided by √C = √12, the width before the split into heads"), by_file["kim_minji.ipynb"]
     assert results(by_file, "Copy of 05_scaled_dot_product.ipynb") == [(label, "correct") for label in LABELS]
     assert results(by_file, "lee_vscode.ipynb") == [(label, "not attempted") for label in LABELS]
+
+
+def test_a_lookup_table_of_the_notebooks_check_inputs_is_not_yet(graded):
+    """Through the sandbox: the grader runs a check that passed again on inputs drawn for this run (in-process, for
+    every function exercise: tests/test_grade_unseen.py)."""
+    _, by_file, _, _ = graded
+    row = by_file["lookup.ipynb"][2]
+    assert (row["exercise"], row["result"]) == ("ch05-ex-mask", "not yet"), row
+    assert row["detail"].startswith("right on the notebook's own check inputs, but not on inputs drawn for this "
+                                    "grading: "), row
 
 
 def test_points_per_exercise_and_totals(graded):

@@ -7,6 +7,11 @@ for the even ones, the other way round from the Colab run's): the two notebooks 
 chapter cost twice the time (about 280 s of one worker for all of them, the longest file of make test) for nothing
 the other language's chapters do not show.
 
+With them, in the same grading run, the same notebook holding the right answers of the wrong-answer tests that are
+written another way (tests/test_wrong_answers*.py: ch01-ex-axis numerically stable, ch04-ex-merge with flatten,
+ch08-ex-port with .t() and .data, ...), where a chapter's tables have one. The grader runs each check that passed
+once more on inputs drawn for that run (tests/test_grade_unseen.py), so these are right on those too.
+
 So every answer crosses the wire as a real submission's does: modules (ch03-ex-fuse returns an nn.Linear, whose
 proxy must be one for the check's isinstance), the judge's layers used by the student's function (ch08-ex-port
 reads a GPT-2 block's Conv1D, ch08-ex-chunked calls the layer's methods and fills the judge's cache), classes
@@ -15,6 +20,7 @@ reads a GPT-2 block's Conv1D, ch08-ex-chunked calls the layer's methods and fill
 from __future__ import annotations
 
 import csv
+import functools
 
 import nbformat
 import pytest
@@ -26,14 +32,44 @@ from tools.source import chapters, find, parse
 STEMS = [p.stem for p in chapters() if grade_judge.exercises_of(parse(p))]
 
 
-def solved(stem: str, lang: str) -> nbformat.NotebookNode:
-    """The student notebook with each answer cell replaced by the chapter's solution, in order."""
+def solved(stem: str, lang: str, another_way: bool = False) -> nbformat.NotebookNode:
+    """The student notebook with each answer cell replaced by the chapter's solution, in order; with another_way,
+    by a right answer written otherwise where the wrong-answer tests have one (tests/test_wrong_answers*.py)."""
     nb = nbformat.read(ROOT / "student" / lang / f"{stem}.ipynb", as_version=4)
     cells = [c for c in nb.cells if "exercise-student" in c.metadata.get("tags", [])]
     right = [c.text(lang) for c in parse(find(stem[:2])).cells if "solution" in c.flags]
-    for cell, solution in zip(cells, right, strict=True):
-        cell.source = solution
+    labels = [e.label for e in grade_judge.exercises_of(parse(find(stem[:2])))]
+    others = right_answers_written_otherwise() if another_way else {}
+    for cell, solution, label in zip(cells, right, labels, strict=True):
+        cell.source = others.get(label, solution)
     return nb
+
+
+@functools.cache
+def right_answers_written_otherwise() -> dict[str, str]:
+    """label -> the first right answer of the wrong-answer tests that is not the plain "right" one (the book's
+    solution, or close to it): written another way, as learners write them."""
+    import test_wrong_answers
+    import test_wrong_answers_ch01_06
+    import test_wrong_answers_ch07_08
+    import test_wrong_answers_ch09_10
+
+    tables = [((key, case["answers"]) for key, case in test_wrong_answers.CASES.items()),
+              test_wrong_answers_ch01_06.ANSWERS.items(), test_wrong_answers_ch07_08.CASES_78.items(),
+              test_wrong_answers_ch09_10.CASES_9_10.items()]
+    found: dict[str, str] = {}
+    for table in tables:
+        for (_, label), answers in table:
+            for name, code, words, *_ in answers:
+                if words is None and name not in ("right", "the book's solution") and label not in found \
+                        and (label, name) not in NOT_STANDALONE:
+                    found[label] = code.strip() + "\n"
+    return found
+
+
+# right answers of the tables that lean on what the test's namespace gives them, not the student notebook's cells
+# (chapter 2's notebook never imports torch.nn.functional as F)
+NOT_STANDALONE = {("ch02-ex-transpose", "right, with F.linear")}
 
 
 @pytest.mark.parametrize("stem", STEMS)
@@ -41,8 +77,13 @@ def test_every_chapters_solutions_are_graded_correct(stem, tmp_path):
     labels = [e.label for e in grade_judge.exercises_of(parse(find(stem[:2])))]
     lang = "en" if int(stem[:2]) % 2 else "ko"
     nbformat.write(solved(stem, lang), tmp_path / f"{lang}.ipynb")
+    # and the right answers written otherwise, in the same grading run (the grader runs one notebook per core)
+    otherwise = solved(stem, lang, another_way=True)
+    if otherwise != solved(stem, lang):
+        nbformat.write(otherwise, tmp_path / f"{lang}-otherwise.ipynb")
     out = tmp_path / "graded"
     assert grade.main([stem[:2], str(tmp_path), "--lang", lang, "--out", str(out)]) == 0
     rows = list(csv.DictReader((out / "grades.csv").open(encoding="utf-8-sig")))
-    got = [(r["exercise"], r["result"], r["detail"]) for r in rows if r["file"] == f"{lang}.ipynb"]
-    assert [(e, r) for e, r, _ in got] == [(label, "correct") for label in labels], (lang, got)
+    for name in sorted({r["file"] for r in rows}):
+        got = [(r["exercise"], r["result"], r["detail"]) for r in rows if r["file"] == name]
+        assert [(e, r) for e, r, _ in got] == [(label, "correct") for label in labels], (name, got)

@@ -87,7 +87,7 @@ def solution_answers(path, label) -> dict:
                     and label in n.text(LANG)).text(LANG)
     ns: dict = {"__name__": "__student__"}
     sink = io.StringIO()
-    with contextlib.redirect_stdout(sink), contextlib.redirect_stderr(sink):
+    with contextlib.redirect_stdout(sink), contextlib.redirect_stderr(sink), torch.enable_grad():
         exec(compile(grade_judge.PRELUDE, "<prelude>", "exec"), ns)
         for cell in grade_judge.needed_cells(chapter, LANG, frozenset(grade_judge.bound_and_used(solution)[1])):
             exec(compile(grade_judge._without_magics(cell.text(LANG)), f"<{path.name}:{cell.line}>", "exec"), ns)
@@ -133,3 +133,22 @@ def test_a_lookup_table_of_the_notebooks_inputs_is_not_graded_correct(path, exer
         assert result != "correct", (f"{exercise.label}: a lookup table of the notebook's inputs passed with secret "
                                      f"{secret} (and {fooled[0]} without one): its inputs are not drawn with "
                                      "check_seed / check_generator")
+
+
+def test_a_check_runs_with_the_chapters_gradient_switch_in_any_thread():
+    """Chapter 8 turns gradient tracking off for good, and that switch is per thread: the judge keeps what the
+    chapter left and sets it around each check, so a check run in another thread than the one that ran the
+    chapter's code (two notebooks graded at once) is judged the same (ch08-ex-port's check fills a GPT-2 block's
+    weights in place, which raises with tracking on)."""
+    import threading
+
+    path = next(p for p, e in FUNCTIONS if e.label == "ch08-ex-port")
+    exercise = next(e for p, e in FUNCTIONS if e.label == "ch08-ex-port")
+    right = solution_answers(path, exercise.label)
+    assert verdict(path, exercise, right) == ("correct", "")
+    assert torch.is_grad_enabled(), "building the chapter's namespace left this thread's switch off"
+    got = []
+    thread = threading.Thread(target=lambda: got.append(verdict(path, exercise, right)))
+    thread.start()
+    thread.join()
+    assert got == [("correct", "")]

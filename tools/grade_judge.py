@@ -251,6 +251,8 @@ def needed_cells(chapter: Chapter, lang: str, also: frozenset[str] = frozenset()
 
 
 _namespaces: dict[tuple, dict] = {}
+# the key under which a namespace keeps the gradient-tracking switch the chapter's code left
+GRAD = "__book_grad_enabled__"
 
 
 def namespace(chapter: Chapter, lang: str) -> dict:
@@ -259,9 +261,14 @@ def namespace(chapter: Chapter, lang: str) -> dict:
     with LOCK:
         if key in _namespaces:
             return _namespaces[key]
+        import torch
+
         ns: dict = {"__name__": "__book_judge__", "__builtins__": builtins}
         sink = io.StringIO()
-        with contextlib.redirect_stdout(sink), contextlib.redirect_stderr(sink):
+        # gradient tracking is a per-thread switch, and a chapter may turn it off for good (chapter 8's imports):
+        # what the chapter left is kept with its namespace and set around each check (run_check), whichever
+        # thread runs it, and this thread's own switch is put back
+        with contextlib.redirect_stdout(sink), contextlib.redirect_stderr(sink), torch.enable_grad():
             exec(compile(PRELUDE, "<judge prelude>", "exec"), ns)
             for cell in needed_cells(chapter, lang):
                 code = cell.text(lang)
@@ -272,6 +279,7 @@ def namespace(chapter: Chapter, lang: str) -> dict:
                                      f"{type(e).__name__}: {e}") from e
                 finally:
                     ns["plt"].close("all")
+            ns[GRAD] = torch.is_grad_enabled()
         _namespaces[key] = ns
         return ns
 
@@ -300,10 +308,12 @@ def run_check(base: dict, exercise: Exercise, lang: str, answers: dict, all_name
     def captured(*args, sep=" ", end="\n", file=None, flush=False):
         said.write(sep.join(str(a) for a in args) + end)
 
-    ns = {k: v for k, v in base.items() if k not in all_names}
+    import torch
+
+    ns = {k: v for k, v in base.items() if k not in all_names and k != GRAD}
     ns.update(answers)
     ns["print"] = captured
-    with LOCK:
+    with LOCK, torch.set_grad_enabled(base.get(GRAD, True)):
         for code in checks_compiled(exercise.module, lang):
             exec(code, ns)
         ns["print"] = captured

@@ -794,7 +794,7 @@ def exercise(name, hint):
 
 
 def _mixed(n):
-    #ko| """확인이 입력을 뽑을 씨앗: 노트북에서는 n 그대로, 채점기에서는 n에 그 채점만의
+    #ko| """확인이 입력을 뽑을 시드: 노트북에서는 n 그대로, 채점기에서는 n에 그 채점만의
     #ko| 비밀 수(CHECK_SECRET)를 섞은 수."""
     #en| """The seed a check draws its inputs from: n itself in a notebook; in the grader, n
     #en| mixed with that grading run's secret (CHECK_SECRET)."""
