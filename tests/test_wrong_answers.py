@@ -1697,7 +1697,7 @@ CASES_EFFECT_1_5 = {
     ],
     ('04', 'ch04-ex-merge'): [
         ('effect: merged into (B, C, T)', 'def join_heads(h):\n    B, H, T, D = h.shape\n    return h.transpose(1, 2).reshape(B, H * D, T)\n',
-         {'ko': '모양이 (2, 4, 15)이어야 하는데 (2, 15, 4)입니다. 축 1, 축', 'en': 'expected shape (2, 4, 15), got (2, 15, 4); a'}),
+         {'ko': '모양이 (2, 4, 15)이어야 하는데 (2, 15, 4)입니다. 축 1의 크기가 15(C)', 'en': 'expected shape (2, 4, 15), got (2, 15, 4); axis 1 holds 15 (C)'}),
         ('effect: not merged', 'def join_heads(h):\n    B, H, T, D = h.shape\n    return h.transpose(1, 2).reshape(B, T, H, D)\n',
          {'ko': '모양이 (2, 4, 15)이어야 하는데 (2, 4, 3, 5)입니다. C 축(1', 'en': 'expected shape (2, 4, 15), got (2, 4, 3, 5);'}),
         ('effect: heads joined along tokens', 'def join_heads(h):\n    return torch.cat(h.unbind(1), dim=1)\n',

@@ -619,7 +619,7 @@ ANSWERS = {
          {'ko': '점수가 전치되었습니다. 행이 쿼리, 열이 키이므로 q @ k의 전치입니다(k @ q의', 'en': 'the scores are transposed: rows are queries and'}),
         ('before the split into heads',
          '\ndef head_scores(q_flat, k_flat, H):\n    B, T, C = q_flat.shape\n    D = C // H\n    q_h = q_flat.view(B, T, H, D).transpose(1, 2)\n    k_h = k_flat.view(B, T, H, D).transpose(1, 2)\n    return q_flat @ k_flat.transpose(-2, -1) / math.sqrt(D)\n',
-         {'ko': '모양이 (2, 3, 5, 5)이어야 하는데 (2, 5, 5)입니다. #1 축(크기 3)', 'en': 'expected shape (2, 3, 5, 5), got (2, 5, 5); the'}),
+         {'ko': '모양이 (2, 3, 5, 5)이어야 하는데 (2, 5, 5)입니다. H 축(크기 3)이 빠졌습니다', 'en': 'expected shape (2, 3, 5, 5), got (2, 5, 5); the H axis (size 3) is missing'}),
         ('divided by the root of C, as a tensor',
          '\ndef head_scores(q_flat, k_flat, H):\n    B, T, C = q_flat.shape\n    D = C // H\n    q_h = q_flat.view(B, T, H, D).transpose(1, 2)\n    k_h = k_flat.view(B, T, H, D).transpose(1, 2)\n    return q_h @ k_h.transpose(-2, -1) / torch.tensor(C).sqrt()\n',
          {'ko': '√C = √12로 나눴습니다. C는 헤드로 나누기 전의 차원입니다. 내적에 들어가는 벡', 'en': 'divided by √C = √12, the width before the split'}),
@@ -863,6 +863,753 @@ ANSWERS = {
          {'ko': '학습 모드의 출력이 attend가 돌려준 가중치로 계산한 값과 다릅니다. 그 가중치에는', 'en': 'in training mode the output is not what the weig'}),
     ],
 }
+
+
+# Fresh answers (2026-11-28), written before reading the check cells: slips of axis and size, a global
+# used instead of an argument, sizes fixed from the example, in-place changes of an input, a plain tensor
+# assigned to .weight, another factor or constant; each must get a message naming it (or its effect).
+FRESH = {('01', 'ch01-ex-axis'): [('fresh: keys in place of queries',
+                           'def attend(Q, K, V):\n    return torch.softmax(K @ K.T, dim=-1)[:Q.shape[0]] @ V\n',
+                           {'ko': '결과는 가중치 @ V이지만, 그 가중치가 다릅니다.',
+                            'en': 'the result is weights @ V, but with other weight'}),
+                          ('fresh: softmax of V',
+                           'def attend(Q, K, V):\n'
+                           '    return torch.softmax(Q @ K.T, dim=-1) @ torch.softmax(V, dim=-1)\n',
+                           {'ko': '원소 12개 가운데 12개가 다릅니다.', 'en': '12 of 12 values differ;'}),
+                          ('fresh: sigmoid',
+                           'def attend(Q, K, V):\n    return torch.sigmoid(Q @ K.T) @ V\n',
+                           {'ko': '시그모이드는 점수마다 따로 0과 1 사이로 줄일 뿐, 한 쿼리의 가중치 합을 1로 만들',
+                            'en': 'a sigmoid squashes each score on its own and doe'}),
+                          ('fresh: right, exp normalised',
+                           'def attend(Q, K, V):\n'
+                           '    e = torch.exp(Q @ K.T)\n'
+                           '    return e / e.sum(dim=1, keepdim=True) @ V\n',
+                           None)],
+ ('01', 'ch01-ex-many'): [('fresh: right',
+                           'def soft_lookup_many(Q, K, V, beta=1.0):\n'
+                           '    w = torch.softmax(beta * Q @ K.T, dim=-1)\n'
+                           '    return w, w @ V\n',
+                           None),
+                          ('fresh: beta forgotten',
+                           'def soft_lookup_many(Q, K, V, beta=1.0):\n'
+                           '    w = torch.softmax(Q @ K.T, dim=-1)\n'
+                           '    return w, w @ V\n',
+                           {'ko': '점수에 beta를 곱한 다음 소프트맥스를 취하세요.',
+                            'en': 'multiply the scores by beta, then take the softm'}),
+                          ('fresh: beta divides',
+                           'def soft_lookup_many(Q, K, V, beta=1.0):\n'
+                           '    w = torch.softmax(Q @ K.T / beta, dim=-1)\n'
+                           '    return w, w @ V\n',
+                           {'ko': 'beta는 곱합니다(클수록 날카로워집니다).', 'en': 'the scores are divided by beta;'}),
+                          ('fresh: beta hard-coded 2',
+                           'def soft_lookup_many(Q, K, V, beta=1.0):\n'
+                           '    w = torch.softmax(2 * Q @ K.T, dim=-1)\n'
+                           '    return w, w @ V\n',
+                           {'ko': 'beta = 2.0에서는 맞지만 beta = 0.5에서는 틀립니다.',
+                            'en': 'right for beta = 2.0, but wrong for beta = 0.5:'}),
+                          ('fresh: order swapped',
+                           'def soft_lookup_many(Q, K, V, beta=1.0):\n'
+                           '    w = torch.softmax(beta * Q @ K.T, dim=-1)\n'
+                           '    return w @ V, w\n',
+                           {'ko': '(weights, result) 순서로 돌려주세요.', 'en': 'the order is swapped:'}),
+                          ('fresh: result only',
+                           'def soft_lookup_many(Q, K, V, beta=1.0):\n'
+                           '    return torch.softmax(beta * Q @ K.T, dim=-1) @ V\n',
+                           {'ko': '가중치와 결과를 함께 (weights, result) 쌍으로 돌려주세요.',
+                            'en': 'return the pair (weights, result), not a single'}),
+                          ('fresh: softmax over queries',
+                           'def soft_lookup_many(Q, K, V, beta=1.0):\n'
+                           '    w = torch.softmax(beta * Q @ K.T, dim=0)\n'
+                           '    return w, w @ V\n',
+                           {'ko': '소프트맥스가 쿼리 축(dim=0)을 따라 정규화합니다.',
+                            'en': 'the softmax normalises along the query axis (dim'}),
+                          ('fresh: weights transposed',
+                           'def soft_lookup_many(Q, K, V, beta=1.0):\n'
+                           '    w = torch.softmax(beta * K @ Q.T, dim=0)\n'
+                           '    return w.T.T, (w.T @ V)\n',
+                           {'ko': '축 0, 축 1의 자리가 뒤바뀌었습니다.', 'en': 'axes 0 and 1 are swapped:'}),
+                          ('fresh: global K',
+                           'K = torch.randn(6, 2)\n'
+                           'def soft_lookup_many(Q, K_, V, beta=1.0):\n'
+                           '    w = torch.softmax(beta * Q @ K.T, dim=-1)\n'
+                           '    return w, w @ V\n',
+                           {'ko': '점수는 Q (T_q, d) @ K.T (d, T_k), 결과는 가중치 (T_q, T_k',
+                            'en': 'a matrix product does not fit:'}),
+                          ('fresh: beta applied after softmax',
+                           'def soft_lookup_many(Q, K, V, beta=1.0):\n'
+                           '    w = beta * torch.softmax(Q @ K.T, dim=-1)\n'
+                           '    return w, w @ V\n',
+                           {'ko': 'beta를 소프트맥스 뒤에 곱했습니다.', 'en': 'beta multiplies after the softmax, so the weight'}),
+                          ('fresh: first query only',
+                           'def soft_lookup_many(Q, K, V, beta=1.0):\n'
+                           '    w = torch.softmax(beta * Q[:1] @ K.T, dim=-1)\n'
+                           '    return w, w @ V\n',
+                           {'ko': '축 0의 크기가 1인데, 이 자리는 T_q(3)의 자리입니다.',
+                            'en': 'axis 0 holds 1 where T_q = 3 belongs;'})],
+ ('02', 'ch02-ex-shape'): [('fresh: weight transposed',
+                            'answer_weight_shape = (6, 3)\nanswer_out_shape = (2, 5, 3)',
+                            {'ko': 'weight는 (입력, 출력)이 아니라 (출력, 입력) = (3, 6)으로 저장됩니다.',
+                             'en': 'weight is stored as (out, in) = (3, 6), not (in,'}),
+                           ('fresh: out keeps width',
+                            'answer_weight_shape = (3, 6)\nanswer_out_shape = (2, 5, 6)',
+                            {'ko': '선형 레이어는 마지막 축만 입력 6에서 출력 3으로 바꿉니다.',
+                             'en': 'a linear layer changes only the last axis, from'}),
+                           ('fresh: flattened batch',
+                            'answer_weight_shape = (3, 6)\nanswer_out_shape = (10, 3)',
+                            {'ko': 'B(2), T(5)의 두 축이 크기 10인 한 축으로 합쳐져 있습니다.',
+                             'en': 'the axes B (2) and T (5) are merged into one axi'}),
+                           ('fresh: batch forgotten',
+                            'answer_weight_shape = (3, 6)\nanswer_out_shape = (5, 3)',
+                            {'ko': 'answer_out_shape(맞은 답:', 'en': 'the batch axis 2 stays too.'}),
+                           ('fresh: numel of weight',
+                            'answer_weight_shape = (18,)\nanswer_out_shape = (2, 5, 3)',
+                            {'ko': '출력(3), 입력(6)의 두 축이 크기 18인 한 축으로 합쳐져 있습니다.',
+                             'en': 'the axes out (3) and in (6) are merged into one'}),
+                           ('fresh: both transposed',
+                            'answer_weight_shape = (6, 3)\nanswer_out_shape = (2, 5, 6)',
+                            {'ko': 'weight는 (입력, 출력)이 아니라 (출력, 입력) = (3, 6)으로 저장됩니다.',
+                             'en': 'weight is stored as (out, in) = (3, 6), not (in,'}),
+                           ('fresh: out reversed',
+                            'answer_weight_shape = (3, 6)\nanswer_out_shape = (3, 5, 2)',
+                            {'ko': '축 0, 축 2의 자리가 뒤바뀌었습니다.', 'en': 'axes 0 and 2 are swapped:'}),
+                           ('fresh: right as lists',
+                            'answer_weight_shape = [3, 6]\nanswer_out_shape = [2, 5, 3]',
+                            None),
+                           ('fresh: weight with bias row',
+                            'answer_weight_shape = (3, 7)\nanswer_out_shape = (2, 5, 3)',
+                            {'ko': '축 1의 크기가 7인데, 이 자리는 입력(6)의 자리입니다.',
+                             'en': 'axis 1 holds 7 where in = 6 belongs;'}),
+                           ('fresh: out as (B, C_out, T)',
+                            'answer_weight_shape = (3, 6)\nanswer_out_shape = (2, 3, 5)',
+                            {'ko': '축 1, 축 2의 자리가 뒤바뀌었습니다.', 'en': 'axes 1 and 2 are swapped:'})],
+ ('02', 'ch02-ex-transpose'): [('fresh: bias added though None',
+                                'def my_linear(x, layer):\n    return x @ layer.weight.T + layer.bias\n',
+                                {'ko': '이 레이어들은 편향이 없어서(bias=False) layer.bias가 None입니다.',
+                                 'en': 'these layers have no bias (bias=False), so layer'}),
+                               ('fresh: W @ x',
+                                'def my_linear(x, layer):\n    return layer.weight @ x\n',
+                                {'ko': 'x는 (..., 입력)이고 layer.weight는 (출력, 입력)입니다.',
+                                 'en': 'a matrix product does not fit:'}),
+                               ('fresh: global W_Q',
+                                'W_Q = nn.Linear(4, 4, bias=False)\n'
+                                'def my_linear(x, layer):\n'
+                                '    return x @ W_Q.weight.T\n',
+                                {'ko': '서로 다른 두 레이어에 같은 결과를 돌려줍니다.',
+                                 'en': 'it gives the same result for two different layer'}),
+                               ('fresh: right via mT',
+                                'def my_linear(x, layer):\n    return (layer.weight @ x.mT).mT\n',
+                                None),
+                               ('fresh: right matmul t()',
+                                'def my_linear(x, layer):\n    return torch.matmul(x, layer.weight.t())\n',
+                                None),
+                               ('fresh: scaled',
+                                'def my_linear(x, layer):\n    return x @ layer.weight.T / math.sqrt(x.shape[-1])\n',
+                                {'ko': '결과가 정답의 0.5배입니다. x @ W.T 그대로입니다.',
+                                 'en': 'the result is 0.5 times the right one:'}),
+                               ('fresh: result transposed',
+                                'def my_linear(x, layer):\n    return (x @ layer.weight).mT\n',
+                                {'ko': '축 1, 축 2의 자리가 뒤바뀌었습니다.',
+                                 'en': 'axes 1 and 2 are swapped: (B, out, T) where (B, T, out)'}),
+                               ('fresh: elementwise',
+                                'def my_linear(x, layer):\n    return (x.unsqueeze(-2) * layer.weight).sum(-2)\n',
+                                {'ko': '축 2의 크기가 4(입력)인데, 이 자리는 출력(2)의 자리입니다.',
+                                 'en': 'axis 2 holds 4 (in) where out = 2 belongs;'}),
+                               ('fresh: einsum no transpose',
+                                "def my_linear(x, layer):\n    return torch.einsum('btc,cd->btd', x, layer.weight)\n",
+                                {'ko': 'x @ layer.weight는 W를 곱합니다.',
+                                 'en': 'x @ layer.weight multiplies by W, but nn.Linear'}),
+                               ('fresh: layer called',
+                                'def my_linear(x, layer):\n    return layer(x)\n',
+                                {'ko': '값은 맞지만 my_linear가 레이어 자체를 부릅니다(layer(x)).',
+                                 'en': 'the values are right, but my_linear calls the la'}),
+                               ('fresh: weight.T @ x.T',
+                                'def my_linear(x, layer):\n    return (layer.weight.T @ x.mT).mT\n',
+                                {'ko': 'x @ layer.weight는 W를 곱합니다.',
+                                 'en': 'x @ layer.weight multiplies by W, but nn.Linear'}),
+                               ('fresh: inverse',
+                                'def my_linear(x, layer):\n    return x @ torch.linalg.inv(layer.weight)\n',
+                                {'ko': '정사각 레이어에서는 돌아가지만 nn.Linear(4, 2)(weight는 (2, 4))',
+                                 'en': 'it runs for a square layer, but with nn.Linear(4'})],
+ ('02', 'ch02-ex-queries'): [('fresh: right list index',
+                              'def queries_for(tokens):\n    return W_Q(table[[vocab[t] for t in tokens]])\n',
+                              None),
+                             ('fresh: global x[0]',
+                              'def queries_for(tokens):\n    return W_Q(x[0])\n',
+                              {'ko': "'강아지는'의 쿼리가 아니라 '고양이는'의 쿼리입니다.",
+                               'en': "row 0 is the query of '고양이는', not the query of '"}),
+                             ('fresh: extra batch axis',
+                              'def queries_for(tokens):\n'
+                              '    return W_Q(table[torch.tensor([vocab[t] for t in tokens])]).unsqueeze(0)\n',
+                              {'ko': '이 함수는 문장 하나를 받으므로 배치 축이 없습니다.',
+                               'en': 'the function takes one sentence, so there is no'}),
+                             ('fresh: no projection',
+                              'def queries_for(tokens):\n    return table[[vocab[t] for t in tokens]]\n',
+                              {'ko': '마지막 단계, 임베딩을 쿼리로(W_Q) 바꾸는 일이 남았습니다.', 'en': 'these are the embeddings:'}),
+                             ('fresh: fixed 3 tokens',
+                              'def queries_for(tokens):\n'
+                              '    return torch.stack([W_Q(table[vocab[tokens[i]]]) for i in range(3)])\n',
+                              {'ko': "예제에서는 돌아가지만 토큰 2개인 문장 ['fish', '생선을']에서는 오류가 납니다",
+                               'en': 'it runs for the example, but for the 2-token sen'}),
+                             ('fresh: right project then index',
+                              'def queries_for(tokens):\n    return W_Q(table)[[vocab[t] for t in tokens]]\n',
+                              None)],
+ ('03', 'ch03-ex-pieces'): [('fresh: chunk as d_k, d_k, d_v',
+                             'answer_chunk = [4, 4, 6]\nanswer_split = [4, 4, 4, 2]',
+                             {'ko': 'chunk(3)의 조각 크기는 ceil(14 / 3) = 5입니다.',
+                              'en': 'chunk(3) cuts pieces of ceil(14 / 3) = 5.'}),
+                            ('fresh: chunk remainder first',
+                             'answer_chunk = [4, 5, 5]\nanswer_split = [4, 4, 4, 2]',
+                             {'ko': 'chunk는 앞에서부터 같은 크기로 자르므로 짧은 조각이 맨 끝에 옵니다.',
+                              'en': 'chunk cuts equal pieces from the front, so the s'}),
+                            ('fresh: split as d_k, d_k, d_v',
+                             'answer_chunk = [5, 5, 4]\nanswer_split = [4, 4, 6]',
+                             {'ko': '조각이 4개 나오는데, 답에는 3개입니다.', 'en': 'it gives 4 pieces here;'}),
+                            ('fresh: chunk fractional',
+                             'answer_chunk = [14 / 3, 14 / 3, 14 / 3]\nanswer_split = [4, 4, 4, 2]',
+                             {'ko': '특징을 쪼개지 않고 통째로 나눠 담습니다.', 'en': 'widths are whole numbers;'}),
+                            ('fresh: split remainder dropped',
+                             'answer_chunk = [5, 5, 4]\nanswer_split = [4, 4, 4]',
+                             {'ko': '14 = 4 + 4 + 4 + 2: 마지막 조각은 남은 2입니다. 다시 볼 답: ans',
+                              'en': 'the last piece is the 2 left over.'}),
+                            ('fresh: right as tuples', 'answer_chunk = (5, 5, 4)\nanswer_split = (4, 4, 4, 2)', None),
+                            ('fresh: split remainder first',
+                             'answer_chunk = [5, 5, 4]\nanswer_split = [2, 4, 4, 4]',
+                             {'ko': '앞에서부터 자르므로 남은 짧은 조각이 마지막입니다.',
+                              'en': 'the widths are right but in another order;'}),
+                            ('fresh: the two swapped',
+                             'answer_chunk = [4, 4, 4, 2]\nanswer_split = [5, 5, 4]',
+                             {'ko': 'chunk(3)은 조각 3개, split(4)는 크기 4짜리 조각입니다.',
+                              'en': 'the two answers are swapped:'}),
+                            ('fresh: chunk 5,4,5',
+                             'answer_chunk = [5, 4, 5]\nanswer_split = [4, 4, 4, 2]',
+                             {'ko': 'chunk는 앞에서부터 같은 크기로 자르므로 짧은 조각이 맨 끝에 옵니다.',
+                              'en': 'chunk cuts equal pieces from the front, so the s'}),
+                            ('fresh: chunk 6,4,4',
+                             'answer_chunk = [6, 4, 4]\nanswer_split = [4, 4, 4, 2]',
+                             {'ko': '조각의 수와 합은 맞지만, 조각 0의 차원이 6입니다.',
+                              'en': 'the number of pieces and the total are right, bu'}),
+                            ('fresh: split into 4 pieces equal',
+                             'answer_chunk = [5, 5, 4]\nanswer_split = [4, 4, 3, 3]',
+                             {'ko': 'split(4)는 크기 4짜리를 앞에서부터 자르고 남은 것을 마지막에 줍니다.',
+                              'en': 'split(4) cuts pieces of 4 from the front and giv'}),
+                            ('fresh: shapes instead of widths',
+                             'answer_chunk = [(2, 5, 5), (2, 5, 5), (2, 5, 4)]\nanswer_split = [4, 4, 4, 2]',
+                             {'ko': '조각마다 모양 전체가 아니라 마지막 축의 크기(차원) 하나만 적습니다.',
+                              'en': 'write one number per piece, the size of its last'})],
+ ('03', 'ch03-ex-sections'): [('fresh: split by d_k',
+                               'def split_qkv(qkv, d_k, d_v):\n    return qkv.split(d_k, dim=-1)\n',
+                               {'ko': '조각 3개(q, k, v)를 돌려주어야 하는데 5개입니다.',
+                                'en': 'return three pieces (q, k, v), got 5:'}),
+                              ('fresh: hard-coded 4',
+                               'def split_qkv(qkv, d_k, d_v):\n'
+                               '    return qkv[..., :4], qkv[..., 4:8], qkv[..., 8:]\n',
+                               {'ko': '조각의 차원이 [4, 4, 1]인데 [d_k, d_k, d_v] = [2, 2, 5]이',
+                                'en': 'the pieces are [4, 4, 1] wide, expected [d_k, d_'}),
+                              ('fresh: wrong axis',
+                               'def split_qkv(qkv, d_k, d_v):\n    return qkv.split([d_k, d_k, d_v], dim=0)\n',
+                               {'ko': 'q, k, v는 마지막 축(특징)에 나란히 있습니다.', 'en': 'this cuts along axis 0 (length 2);'}),
+                              ('fresh: right as list',
+                               'def split_qkv(qkv, d_k, d_v):\n    return list(qkv.split([d_k, d_k, d_v], -1))\n',
+                               None),
+                              ('fresh: returns q, v, k',
+                               'def split_qkv(qkv, d_k, d_v):\n'
+                               '    q, k, v = qkv.split([d_k, d_k, d_v], -1)\n'
+                               '    return q, v, k\n',
+                               {'ko': '조각은 맞게 잘랐지만 돌려주는 순서가 다릅니다.',
+                                'en': 'the pieces are cut right but returned in another'}),
+                              ('fresh: right tensor_split',
+                               'def split_qkv(qkv, d_k, d_v):\n    return qkv.tensor_split([d_k, 2 * d_k], dim=-1)\n',
+                               None),
+                              ('fresh: off by one slices',
+                               'def split_qkv(qkv, d_k, d_v):\n'
+                               '    return qkv[..., :d_k], qkv[..., d_k:2 * d_k + 1], qkv[..., 2 * d_k + 1:]\n',
+                               {'ko': '조각의 차원이 [4, 5, 3]인데 [d_k, d_k, d_v] = [4, 4, 4]이',
+                                'en': 'the pieces are [4, 5, 3] wide, expected [d_k, d_'}),
+                              ('fresh: d_v, d_v widths',
+                               'def split_qkv(qkv, d_k, d_v):\n    return torch.split(qkv, [d_k, d_v, d_v], -1)\n',
+                               {'ko': '크기 [d_k, d_v, d_v] = [2, 5, 5]의 합은 12인데, 마지막 축의',
+                                'en': 'the sizes are [d_k, d_v, d_v] = [2, 5, 5], addin'}),
+                              ('fresh: view into 3 equal',
+                               'def split_qkv(qkv, d_k, d_v):\n'
+                               '    return qkv.view(*qkv.shape[:-1], 3, -1).unbind(-2)\n',
+                               {'ko': 'd_k=2, d_v=5인데 세 조각의 차원이 모두 3입니다.',
+                                'en': 'with d_k=2 and d_v=5 all three pieces are 3 wide'}),
+                              ('fresh: value from d_k',
+                               'def split_qkv(qkv, d_k, d_v):\n'
+                               '    return qkv[..., :d_k], qkv[..., d_k:2 * d_k], qkv[..., d_k:]\n',
+                               {'ko': '조각의 차원이 [4, 4, 8]인데 [d_k, d_k, d_v] = [4, 4, 4]이',
+                                'en': 'the pieces are [4, 4, 8] wide, expected [d_k, d_'}),
+                              ('fresh: keys start at d_v',
+                               'def split_qkv(qkv, d_k, d_v):\n'
+                               '    return qkv[..., :d_k], qkv[..., d_v:d_v + d_k], qkv[..., -d_v:]\n',
+                               {'ko': 'k 조각은 특징 5부터 6까지를 담았는데, 2부터 3까지여야 합니다.', 'en': 'k holds features 5 to 6;'}),
+                              ('fresh: tuple of widths',
+                               'def split_qkv(qkv, d_k, d_v):\n    return (d_k, d_k, d_v)\n',
+                               {'ko': '세 조각은 qkv를 자른 텐서여야 합니다. 지금 돌려준 것: int, int, int.',
+                                'en': 'the three pieces must be tensors cut from qkv, g'}),
+                              ('fresh: first axis sliced',
+                               'def split_qkv(qkv, d_k, d_v):\n'
+                               '    return qkv[:d_k], qkv[d_k:2 * d_k], qkv[2 * d_k:]\n',
+                               {'ko': '조각은 마지막 축만 잘라야 하므로 앞의 축 (2, 3)은 그대로입니다.',
+                                'en': 'only the last axis is cut, so the leading axes ('})],
+ ('03', 'ch03-ex-fuse'): [('fresh: plain tensor assigned to weight',
+                           'def fuse_layers(lin_q, lin_k, lin_v):\n'
+                           '    C = lin_q.in_features\n'
+                           '    layer = nn.Linear(C, 3 * C)\n'
+                           '    with torch.no_grad():\n'
+                           '        layer.weight = torch.cat([lin_q.weight, lin_k.weight, lin_v.weight])\n'
+                           '        layer.bias.copy_(torch.cat([lin_q.bias, lin_k.bias, lin_v.bias]))\n'
+                           '    return layer\n',
+                           {'ko': 'layer.weight는 파라미터(nn.Parameter)라서 보통 텐서를 대입할 수',
+                            'en': 'layer.weight is a parameter (nn.Parameter), so a'}),
+                          ('fresh: right, Parameter assigned',
+                           'def fuse_layers(lin_q, lin_k, lin_v):\n'
+                           '    C = lin_q.in_features\n'
+                           '    layer = nn.Linear(C, 3 * C)\n'
+                           '    with torch.no_grad():\n'
+                           '        layer.weight = nn.Parameter(torch.cat([lin_q.weight, lin_k.weight, '
+                           'lin_v.weight]))\n'
+                           '        layer.bias.copy_(torch.cat([lin_q.bias, lin_k.bias, lin_v.bias]))\n'
+                           '    return layer\n',
+                           None),
+                          ('fresh: right, data assigned',
+                           'def fuse_layers(lin_q, lin_k, lin_v):\n'
+                           '    C = lin_q.in_features\n'
+                           '    layer = nn.Linear(C, 3 * C)\n'
+                           '    with torch.no_grad():\n'
+                           '        layer.weight.data = torch.cat([lin_q.weight, lin_k.weight, lin_v.weight])\n'
+                           '        layer.bias.copy_(torch.cat([lin_q.bias, lin_k.bias, lin_v.bias]))\n'
+                           '    return layer\n',
+                           None),
+                          ('fresh: global C',
+                           'C = 4\n'
+                           'def fuse_layers(lin_q, lin_k, lin_v):\n'
+                           '    layer = nn.Linear(C, 3 * C)\n'
+                           '    with torch.no_grad():\n'
+                           '        layer.weight.copy_(torch.cat([lin_q.weight, lin_k.weight, lin_v.weight]))\n'
+                           '        layer.bias.copy_(torch.cat([lin_q.bias, lin_k.bias, lin_v.bias]))\n'
+                           '    return layer\n',
+                           {'ko': '새 레이어의 크기는 4인데 이어 붙인 가중치의 크기는 5입니다.',
+                            'en': 'the new layer has a size 4 where the joined weig'}),
+                          ('fresh: weights transposed',
+                           'def fuse_layers(lin_q, lin_k, lin_v):\n'
+                           '    C = lin_q.in_features\n'
+                           '    layer = nn.Linear(C, 3 * C)\n'
+                           '    with torch.no_grad():\n'
+                           '        layer.weight.copy_(torch.cat([lin_q.weight.T, lin_k.weight.T, lin_v.weight.T]))\n'
+                           '        layer.bias.copy_(torch.cat([lin_q.bias, lin_k.bias, lin_v.bias]))\n'
+                           '    return layer\n',
+                           {'ko': '세 가중치를 전치하지 않고 그대로 dim=0으로 이으면 (3C, C)입니다.', 'en': 'each block is transposed:'}),
+                          ('fresh: no bias',
+                           'def fuse_layers(lin_q, lin_k, lin_v):\n'
+                           '    C = lin_q.in_features\n'
+                           '    layer = nn.Linear(C, 3 * C, bias=False)\n'
+                           '    with torch.no_grad():\n'
+                           '        layer.weight.copy_(torch.cat([lin_q.weight, lin_k.weight, lin_v.weight]))\n'
+                           '    return layer\n',
+                           {'ko': '세 레이어에 편향이 있으므로 합친 레이어에도 편향이 있어야 합니다(bias=False로',
+                            'en': 'the three layers have biases, so the fused one n'}),
+                          ('fresh: q bias thrice',
+                           'def fuse_layers(lin_q, lin_k, lin_v):\n'
+                           '    C = lin_q.in_features\n'
+                           '    layer = nn.Linear(C, 3 * C)\n'
+                           '    with torch.no_grad():\n'
+                           '        layer.weight.copy_(torch.cat([lin_q.weight, lin_k.weight, lin_v.weight]))\n'
+                           '        layer.bias.copy_(torch.cat([lin_q.bias] * 3))\n'
+                           '    return layer\n',
+                           {'ko': '편향도 세 레이어의 편향을 같은 순서로 이어 붙여야 합니다.', 'en': 'the weights are right;'}),
+                          ('fresh: ModuleList',
+                           'def fuse_layers(lin_q, lin_k, lin_v):\n    return nn.ModuleList([lin_q, lin_k, lin_v])\n',
+                           {'ko': 'nn.Linear(C, 3 * C) 레이어를 돌려주어야 하는데 ModuleList입니다',
+                            'en': 'return an nn.Linear(C, 3 * C) layer, not a Modul'}),
+                          ('fresh: Linear(3C, C)',
+                           'def fuse_layers(lin_q, lin_k, lin_v):\n'
+                           '    C = lin_q.in_features\n'
+                           '    layer = nn.Linear(3 * C, C)\n'
+                           '    with torch.no_grad():\n'
+                           '        layer.weight.copy_(torch.cat([lin_q.weight, lin_k.weight, lin_v.weight]).T)\n'
+                           '    return layer\n',
+                           {'ko': '레이어의 weight가 (5, 15)입니다.', 'en': "the layer's weight is (5, 15);"}),
+                          ('fresh: C hard-coded 4',
+                           'def fuse_layers(lin_q, lin_k, lin_v):\n'
+                           '    layer = nn.Linear(4, 12)\n'
+                           '    with torch.no_grad():\n'
+                           '        layer.weight.copy_(torch.cat([lin_q.weight, lin_k.weight, lin_v.weight]))\n'
+                           '        layer.bias.copy_(torch.cat([lin_q.bias, lin_k.bias, lin_v.bias]))\n'
+                           '    return layer\n',
+                           {'ko': '새 레이어의 크기는 4인데 이어 붙인 가중치의 크기는 5입니다.',
+                            'en': 'the new layer has a size 4 where the joined weig'}),
+                          ('fresh: q weight thrice',
+                           'def fuse_layers(lin_q, lin_k, lin_v):\n'
+                           '    C = lin_q.in_features\n'
+                           '    layer = nn.Linear(C, 3 * C)\n'
+                           '    with torch.no_grad():\n'
+                           '        layer.weight.copy_(torch.cat([lin_q.weight] * 3))\n'
+                           '        layer.bias.copy_(torch.cat([lin_q.bias, lin_k.bias, lin_v.bias]))\n'
+                           '    return layer\n',
+                           {'ko': '키(lin_k) 블록(행 5부터 C개)에 쿼리(lin_q)의 가중치가 들어 있습니다.',
+                            'en': 'the key (lin_k) block (C rows from row 5) holds'}),
+                          ('fresh: biases summed',
+                           'def fuse_layers(lin_q, lin_k, lin_v):\n'
+                           '    C = lin_q.in_features\n'
+                           '    layer = nn.Linear(C, 3 * C)\n'
+                           '    with torch.no_grad():\n'
+                           '        layer.weight.copy_(torch.cat([lin_q.weight, lin_k.weight, lin_v.weight]))\n'
+                           '        layer.bias.fill_(0)\n'
+                           '        layer.bias += torch.cat([lin_q.bias, lin_k.bias, lin_v.bias]).sum()\n'
+                           '    return layer\n',
+                           {'ko': '편향도 세 레이어의 편향을 같은 순서로 이어 붙여야 합니다.', 'en': 'the weights are right;'}),
+                          ('fresh: C from out_features, right',
+                           'def fuse_layers(lin_q, lin_k, lin_v):\n'
+                           '    C = lin_q.out_features\n'
+                           '    layer = nn.Linear(C, 3 * C)\n'
+                           '    with torch.no_grad():\n'
+                           '        layer.weight.copy_(torch.cat([lin_q.weight, lin_k.weight, lin_v.weight]))\n'
+                           '        layer.bias.copy_(torch.cat([lin_q.bias, lin_k.bias, lin_v.bias]))\n'
+                           '    return layer\n',
+                           None),
+                          ('fresh: stacked, not reshaped',
+                           'def fuse_layers(lin_q, lin_k, lin_v):\n'
+                           '    C = lin_q.in_features\n'
+                           '    layer = nn.Linear(C, 3 * C)\n'
+                           '    with torch.no_grad():\n'
+                           '        layer.weight = nn.Parameter(torch.stack([lin_q.weight, lin_k.weight, '
+                           'lin_v.weight]))\n'
+                           '        layer.bias.copy_(torch.cat([lin_q.bias, lin_k.bias, lin_v.bias]))\n'
+                           '    return layer\n',
+                           {'ko': '레이어의 weight가 (3, 5, 5)입니다.', 'en': "the layer's weight is (3, 5, 5);"})],
+ ('04', 'ch04-ex-stride'): [('fresh: contiguous strides of the new shape',
+                             'answer_shape = (2, 3, 5, 4)\nanswer_stride = (60, 20, 4, 1)',
+                             {'ko': '(60, 20, 4, 1)은 (2, 3, 5, 4)를 새로 만든 연속 텐서의 스트라이드',
+                              'en': '(60, 20, 4, 1) are the strides of a fresh contig'}),
+                            ('fresh: shape not transposed',
+                             'answer_shape = (2, 5, 3, 4)\nanswer_stride = (60, 4, 12, 1)',
+                             {'ko': '(2, 5, 3, 4)는 transpose 전, view 직후의 모양입니다.',
+                              'en': '(2, 5, 3, 4) is the shape right after the view,'}),
+                            ('fresh: strides of the view before transpose',
+                             'answer_shape = (2, 3, 5, 4)\nanswer_stride = (60, 12, 4, 1)',
+                             {'ko': '(60, 12, 4, 1)은 transpose 전의 스트라이드입니다.',
+                              'en': '(60, 12, 4, 1) are the strides before the transp'}),
+                            ('fresh: strides in bytes',
+                             'answer_shape = (2, 3, 5, 4)\nanswer_stride = (240, 16, 48, 4)',
+                             {'ko': '스트라이드는 바이트가 아니라 원소의 수로 셉니다.', 'en': 'strides count elements, not bytes.'}),
+                            ('fresh: three strides',
+                             'answer_shape = (2, 3, 5, 4)\nanswer_stride = (60, 4, 12)',
+                             {'ko': '축이 4개이므로 스트라이드도 4개입니다.', 'en': 'four axes have four strides;'}),
+                            ('fresh: strides reversed',
+                             'answer_shape = (2, 3, 5, 4)\nanswer_stride = (1, 12, 4, 60)',
+                             {'ko': '스트라이드는 모양과 같은 축 순서로 적습니다.',
+                              'en': 'strides are written in the same axis order as th'}),
+                            ('fresh: batch stride from T*D',
+                             'answer_shape = (2, 3, 5, 4)\nanswer_stride = (20, 4, 12, 1)',
+                             {'ko': '축 0(B)의 스트라이드가 20입니다.', 'en': 'the stride of axis 0 (B) is 20;'}),
+                            ('fresh: right as lists',
+                             'answer_shape = [2, 3, 5, 4]\nanswer_stride = [60, 4, 12, 1]',
+                             None),
+                            ('fresh: shape (B,H,T,D) with 5 heads',
+                             'answer_shape = (2, 5, 3, 4)\nanswer_stride = (60, 12, 4, 1)',
+                             {'ko': '(2, 5, 3, 4)는 transpose 전, view 직후의 모양입니다.',
+                              'en': '(2, 5, 3, 4) is the shape right after the view,'})],
+ ('04', 'ch04-ex-merge'): [('fresh: right transpose reshape',
+                            'def join_heads(h):\n'
+                            '    B, H, T, D = h.shape\n'
+                            '    return h.transpose(1, 2).reshape(B, T, H * D)\n',
+                            None),
+                           ('fresh: right cat of heads',
+                            'def join_heads(h):\n'
+                            '    return torch.cat([h[:, i] for i in range(h.shape[1])], dim=-1)\n',
+                            None),
+                           ('fresh: view without contiguous',
+                            'def join_heads(h):\n'
+                            '    B, H, T, D = h.shape\n'
+                            '    return h.transpose(1, 2).view(B, T, H * D)\n',
+                            {'ko': 'transpose 바로 뒤의 텐서는 연속이 아니라서 view로 축을 합칠 수 없습니다.',
+                             'en': 'right after transpose the tensor is not contiguo'}),
+                           ('fresh: wrong axes transposed',
+                            'def join_heads(h):\n'
+                            '    B, H, T, D = h.shape\n'
+                            '    return h.transpose(2, 3).reshape(B, T, H * D)\n',
+                            {'ko': '헤드 축(1)과 토큰 축(2)을 맞바꿔 (B, T, H, D)로 만든 뒤 합치세요.',
+                             'en': 'the wrong axes were moved:'}),
+                           ('fresh: reshape then transpose',
+                            'def join_heads(h):\n'
+                            '    B, H, T, D = h.shape\n'
+                            '    return h.reshape(B, T, H, D).transpose(1, 2).reshape(B, T, H * D)\n',
+                            {'ko': '답의 토큰 0(문장 0)에 입력의 토큰 [0, 2, 3]의 특징이 있습니다(헤드 [0,',
+                             'en': 'token 0 of the answer (sentence 0) holds feature'}),
+                           ('fresh: extra transpose after right merge',
+                            'def join_heads(h):\n'
+                            '    B, H, T, D = h.shape\n'
+                            '    return h.transpose(1, 2).contiguous().view(B, T, H * D).transpose(1, 2)\n',
+                            {'ko': '축 1, 축 2의 자리가 뒤바뀌었습니다.', 'en': 'axes 1 and 2 are swapped:'}),
+                           ('fresh: example sizes hard-coded',
+                            'def join_heads(h):\n    return h.transpose(1, 2).reshape(2, 3, 8)\n',
+                            {'ko': "새 모양의 크기가 입력과 맞지 않습니다(shape '[2, 3, 8]' is inval",
+                             'en': "the new shape's sizes do not fit the input (shap"}),
+                           ('fresh: global out used',
+                            'out = torch.randn(2, 2, 3, 4)\n'
+                            'def join_heads(h):\n'
+                            '    B, H, T, D = out.shape\n'
+                            '    return out.transpose(1, 2).reshape(B, T, H * D)\n',
+                            {'ko': '축 1의 크기가 3(H)인데, 이 자리는 T(4)의 자리입니다.',
+                             'en': 'axis 1 holds 3 (H) where T = 4 belongs;'}),
+                           ('fresh: features interleaved (B,T,D,H)',
+                            'def join_heads(h):\n'
+                            '    B, H, T, D = h.shape\n'
+                            '    return h.permute(0, 2, 3, 1).reshape(B, T, H * D)\n',
+                            {'ko': '토큰은 맞게 모았지만 특징이 (D, H) 순서로 섞였습니다.',
+                             'en': 'the tokens are gathered, but the features come i'}),
+                           ('fresh: loop over fixed 2 heads',
+                            'def join_heads(h):\n    return torch.cat([h[:, i] for i in range(2)], dim=-1)\n',
+                            {'ko': '축 2의 크기가 10(B·D)인데, 이 자리는 C(15)의 자리입니다.',
+                             'en': 'axis 2 holds 10 (B·D) where C = 15 belongs;'}),
+                           ('fresh: heads summed',
+                            'def join_heads(h):\n    return h.sum(dim=1)\n',
+                            {'ko': '축 2의 크기가 5(D)인데, 이 자리는 C(15)의 자리입니다.',
+                             'en': 'axis 2 holds 5 (D) where C = 15 belongs;'}),
+                           ('fresh: heads concatenated along tokens',
+                            'def join_heads(h):\n    return torch.cat(h.unbind(1), dim=1)\n',
+                            {'ko': '축 1의 크기가 12(T·H)인데, 이 자리는 T(4)의 자리입니다.',
+                             'en': 'axis 1 holds 12 (T·H) where T = 4 belongs;'}),
+                           ('fresh: tuple returned',
+                            'def join_heads(h):\n'
+                            '    B, H, T, D = h.shape\n'
+                            '    return h.transpose(1, 2).reshape(B, T, H * D), (B, T, H * D)\n',
+                            {'ko': '텐서를 돌려주어야 하는데 tuple입니다.', 'en': 'expected a tensor, got a tuple;'}),
+                           ('fresh: input mutated',
+                            'def join_heads(h):\n'
+                            '    B, H, T, D = h.shape\n'
+                            '    h.transpose_(1, 2)\n'
+                            '    return h.reshape(B, T, H * D)\n',
+                            {'ko': 'join_heads가 입력 h를 제자리에서 바꿨습니다(transpose_처럼 _로 끝나',
+                             'en': 'join_heads changed its input h in place (an op e'})],
+ ('04', 'ch04-ex-qkv'): [('fresh: right chunk',
+                          'def qkv_to_heads(qkv, n_head):\n'
+                          '    return tuple(split_heads(t, n_head) for t in qkv.chunk(3, dim=-1))\n',
+                          None),
+                         ('fresh: global H',
+                          'H = 2\n'
+                          'def qkv_to_heads(qkv, n_head):\n'
+                          '    return tuple(split_heads(t, H) for t in qkv.chunk(3, dim=-1))\n',
+                          {'ko': '축 1의 크기가 2(B 또는 D)인데, 이 자리는 H(3)의 자리입니다.',
+                           'en': 'axis 1 holds 2 (B or D) where H = 3 belongs;'}),
+                         ('fresh: D hard-coded 4',
+                          'def qkv_to_heads(qkv, n_head):\n'
+                          '    B, T, C3 = qkv.shape\n'
+                          '    return qkv.view(B, T, 3, n_head, 4).permute(2, 0, 3, 1, 4)\n',
+                          {'ko': '새 모양의 크기를 곱한 값이 원소의 수와 맞지 않습니다.',
+                           'en': 'the sizes of the new shape do not multiply to th'}),
+                         ('fresh: transpose(1,3) on 5D',
+                          'def qkv_to_heads(qkv, n_head):\n'
+                          '    B, T, C3 = qkv.shape\n'
+                          '    return qkv.view(B, T, 3, n_head, C3 // 3 // n_head).transpose(1, 3)\n',
+                          {'ko': '텐서 하나를 돌려주었습니다((2, 3, 3, 4, 2)).',
+                           'en': 'this returns one tensor, (2, 3, 3, 4, 2), whose'}),
+                         ('fresh: split along tokens',
+                          'def qkv_to_heads(qkv, n_head):\n'
+                          '    C = qkv.size(-1) // 3\n'
+                          '    return tuple(split_heads(t, n_head) for t in qkv.split(C, dim=1))\n',
+                          {'ko': 'q, k, v 세 텐서를 돌려주어야 하는데 1개입니다.', 'en': 'return the three tensors q, k, v;'}),
+                         ('fresh: D forgot /3',
+                          'def qkv_to_heads(qkv, n_head):\n'
+                          '    B, T, C3 = qkv.shape\n'
+                          '    D = C3 // n_head\n'
+                          '    return qkv.view(B, T, 3, n_head, D).permute(2, 0, 3, 1, 4)\n',
+                          {'ko': '새 모양의 크기를 곱한 값이 원소의 수와 맞지 않습니다.',
+                           'en': 'the sizes of the new shape do not multiply to th'}),
+                         ('fresh: q three times',
+                          'def qkv_to_heads(qkv, n_head):\n'
+                          '    C = qkv.size(-1) // 3\n'
+                          '    q = split_heads(qkv[..., :C], n_head)\n'
+                          '    return q, q, q\n',
+                          {'ko': '3 축(축 0)의 1, 2번 자리만 틀렸고 나머지는 맞습니다.',
+                           'en': 'only index 1, 2 along 3 (axis 0) is wrong, the r'}),
+                         ('fresh: chunk n_head',
+                          'def qkv_to_heads(qkv, n_head):\n'
+                          '    return tuple(split_heads(t, n_head) for t in qkv.chunk(n_head, dim=-1))\n',
+                          {'ko': 'q, k, v 세 텐서를 돌려주어야 하는데 2개입니다.', 'en': 'return the three tensors q, k, v;'}),
+                         ('fresh: permute 2,0,1,3,4 then transpose wrong',
+                          'def qkv_to_heads(qkv, n_head):\n'
+                          '    B, T, C3 = qkv.shape\n'
+                          '    return qkv.view(B, T, 3, n_head, C3 // 3 // n_head).permute(2, 0, 3, 4, 1)\n',
+                          {'ko': '값은 맞지만 축의 순서가 (B, H, D, T)입니다.',
+                           'en': 'the values are right but the axes are in the ord'}),
+                         ('fresh: C hard-coded 8',
+                          'def qkv_to_heads(qkv, n_head):\n'
+                          '    return tuple(split_heads(t, n_head) for t in qkv.split(8, dim=-1))\n',
+                          {'ko': 'qkv가 (2, 4, 18), n_head = 3(C = 6, D = 2)이면 오류가',
+                           'en': 'with qkv of (2, 4, 18) and n_head = 3 (C = 6, D'}),
+                         ('fresh: value slice from wrong start',
+                          'def qkv_to_heads(qkv, n_head):\n'
+                          '    C = qkv.size(-1) // 3\n'
+                          '    return split_heads(qkv[..., :C], n_head), split_heads(qkv[..., C:2*C], n_head), '
+                          'split_heads(qkv[..., C:2*C], n_head)\n',
+                          {'ko': '3 축(축 0)의 2번 자리만 틀렸고 나머지는 맞습니다.',
+                           'en': 'only index 2 along 3 (axis 0) is wrong, the rest'}),
+                         ('fresh: view (B,T,H,3,D) permuted like right',
+                          'def qkv_to_heads(qkv, n_head):\n'
+                          '    B, T, C3 = qkv.shape\n'
+                          '    return qkv.view(B, T, n_head, 3, C3 // 3 // n_head).permute(3, 0, 2, 1, 4)\n',
+                          {'ko': '특징은 [쿼리 C개 | 키 C개 | 밸류 C개] 순서입니다.',
+                           'en': 'the features are laid out [C query | C key | C v'})],
+ ('05', 'ch05-ex-scale'): [('fresh: right, D from C // H',
+                            'def head_scores(q_flat, k_flat, H):\n'
+                            '    B, T, C = q_flat.shape\n'
+                            '    q_h = q_flat.view(B, T, H, C // H).transpose(1, 2)\n'
+                            '    k_h = k_flat.view(B, T, H, C // H).transpose(1, 2)\n'
+                            '    return q_h @ k_h.transpose(-2, -1) / math.sqrt(C // H)\n',
+                            None),
+                           ('fresh: global H',
+                            'H = 2\n'
+                            'def head_scores(q_flat, k_flat, n_head):\n'
+                            '    B, T, C = q_flat.shape\n'
+                            '    q_h = q_flat.view(B, T, H, C // H).transpose(1, 2)\n'
+                            '    k_h = k_flat.view(B, T, H, C // H).transpose(1, 2)\n'
+                            '    return q_h @ k_h.transpose(-2, -1) / math.sqrt(C // H)\n',
+                            {'ko': '축 1의 크기가 2(B)인데, 이 자리는 H(3)의 자리입니다.',
+                             'en': 'axis 1 holds 2 (B) where H = 3 belongs;'}),
+                           ('fresh: D hard-coded 4',
+                            'def head_scores(q_flat, k_flat, H):\n'
+                            '    B, T, C = q_flat.shape\n'
+                            '    q_h = q_flat.view(B, T, H, C // H).transpose(1, 2)\n'
+                            '    k_h = k_flat.view(B, T, H, C // H).transpose(1, 2)\n'
+                            '    return q_h @ k_h.transpose(-2, -1) / math.sqrt(4)\n',
+                            {'ko': '헤드 3개(D = 4)에서는 맞지만, 헤드 2개(D = 6)에서는 다릅니다.',
+                             'en': 'right for 3 heads (D = 4), but not for 2 heads ('}),
+                           ('fresh: sqrt of H',
+                            'def head_scores(q_flat, k_flat, H):\n'
+                            '    B, T, C = q_flat.shape\n'
+                            '    q_h = q_flat.view(B, T, H, C // H).transpose(1, 2)\n'
+                            '    k_h = k_flat.view(B, T, H, C // H).transpose(1, 2)\n'
+                            '    return q_h @ k_h.transpose(-2, -1) / math.sqrt(H)\n',
+                            {'ko': '헤드 수 H의 제곱근으로 나눴습니다.', 'en': 'divided by the square root of the number of head'}),
+                           ('fresh: scaled by D without sqrt',
+                            'def head_scores(q_flat, k_flat, H):\n'
+                            '    B, T, C = q_flat.shape\n'
+                            '    q_h = q_flat.view(B, T, H, C // H).transpose(1, 2)\n'
+                            '    k_h = k_flat.view(B, T, H, C // H).transpose(1, 2)\n'
+                            '    return q_h @ k_h.transpose(-2, -1) / (C // H)\n',
+                            {'ko': '나누는 수는 D가 아니라 √D입니다.', 'en': 'the divisor is √D, not D.'}),
+                           ('fresh: no scale',
+                            'def head_scores(q_flat, k_flat, H):\n'
+                            '    B, T, C = q_flat.shape\n'
+                            '    q_h = q_flat.view(B, T, H, C // H).transpose(1, 2)\n'
+                            '    k_h = k_flat.view(B, T, H, C // H).transpose(1, 2)\n'
+                            '    return q_h @ k_h.transpose(-2, -1)\n',
+                            {'ko': '내적은 벡터가 길수록 커지므로 √D로 나눕니다.', 'en': 'the scores are not divided:'}),
+                           ('fresh: returned (B, T, H, T)',
+                            'def head_scores(q_flat, k_flat, H):\n'
+                            '    B, T, C = q_flat.shape\n'
+                            '    q_h = q_flat.view(B, T, H, C // H).transpose(1, 2)\n'
+                            '    k_h = k_flat.view(B, T, H, C // H).transpose(1, 2)\n'
+                            '    return (q_h @ k_h.transpose(-2, -1) / math.sqrt(C // H)).transpose(1, 2)\n',
+                            {'ko': '축 1, 축 2의 자리가 뒤바뀌었습니다.', 'en': 'axes 1 and 2 are swapped:'}),
+                           ('fresh: right, scale q first',
+                            'def head_scores(q_flat, k_flat, H):\n'
+                            '    B, T, C = q_flat.shape\n'
+                            '    q_h = q_flat.view(B, T, H, C // H).transpose(1, 2)\n'
+                            '    k_h = k_flat.view(B, T, H, C // H).transpose(1, 2)\n'
+                            '    return (q_h / math.sqrt(q_h.size(-1))) @ k_h.transpose(-2, -1)\n',
+                            None)],
+ ('05', 'ch05-ex-mask'): [('fresh: right, arange compare',
+                           'def make_mask(lengths, T):\n'
+                           '    causal = torch.arange(T)[:, None] >= torch.arange(T)[None, :]\n'
+                           '    real = torch.arange(T)[None, :] < lengths[:, None]\n'
+                           '    return (causal & real[:, None, :])[:, None]\n',
+                           None),
+                          ('fresh: causal only',
+                           'def make_mask(lengths, T):\n'
+                           '    return torch.ones(T, T, dtype=torch.bool).tril().expand(len(lengths), 1, T, T)\n',
+                           {'ko': '패딩인 키를 보게 둔 칸이 13개 있습니다.', 'en': '13 cells let a query see a padding key;'}),
+                          ('fresh: padding only',
+                           'def make_mask(lengths, T):\n'
+                           '    return (torch.arange(T) < lengths[:, None])[:, None, None, :].expand(-1, 1, T, T)\n',
+                           {'ko': '아래 삼각 (T, T) 마스크와 &로 합치세요.', 'en': 'the causal part is missing:'}),
+                          ('fresh: OR instead of AND',
+                           'def make_mask(lengths, T):\n'
+                           '    tri = torch.ones(T, T, dtype=torch.bool).tril()\n'
+                           '    real = torch.arange(T) < lengths[:, None]\n'
+                           '    return tri | real[:, None, None, :]\n',
+                           {'ko': '|는 둘 중 하나만 True여도 True입니다.', 'en': '| is True when either is True;'}),
+                          ('fresh: T hard-coded 5',
+                           'def make_mask(lengths, T):\n'
+                           '    tri = torch.ones(5, 5, dtype=torch.bool).tril()\n'
+                           '    real = torch.arange(5) < lengths[:, None]\n'
+                           '    return tri & real[:, None, None, :]\n',
+                           {'ko': '길이 [5, 3, 1], T = 5에서는 맞지만 길이 [2, 4], T = 6에서는 모',
+                            'en': 'right for lengths [5, 3, 1] and T = 5, but with'}),
+                          ('fresh: <= lengths',
+                           'def make_mask(lengths, T):\n'
+                           '    tri = torch.ones(T, T, dtype=torch.bool).tril()\n'
+                           '    real = torch.arange(T) <= lengths[:, None]\n'
+                           '    return tri & real[:, None, None, :]\n',
+                           {'ko': '길이가 n이면 실제 토큰은 위치 0부터 n-1까지입니다.',
+                            'en': 'a length of n means positions 0 to n-1 are real:'}),
+                          ('fresh: True means masked',
+                           'def make_mask(lengths, T):\n'
+                           '    tri = torch.ones(T, T, dtype=torch.bool).tril()\n'
+                           '    real = torch.arange(T) < lengths[:, None]\n'
+                           '    return ~(tri & real[:, None, None, :])\n',
+                           {'ko': 'True와 False가 뒤바뀌었습니다.', 'en': 'True and False are swapped:'}),
+                          ('fresh: float mask',
+                           'def make_mask(lengths, T):\n'
+                           '    tri = torch.ones(T, T).tril()\n'
+                           '    real = (torch.arange(T) < lengths[:, None]).float()\n'
+                           '    return tri * real[:, None, None, :]\n',
+                           {'ko': '마스크는 bool이어야 하는데 torch.float32입니다.',
+                            'en': 'the mask must be bool, got torch.float32:'}),
+                          ('fresh: (B, T, T) no head axis',
+                           'def make_mask(lengths, T):\n'
+                           '    tri = torch.ones(T, T, dtype=torch.bool).tril()\n'
+                           '    real = torch.arange(T) < lengths[:, None]\n'
+                           '    return tri & real[:, None, :]\n',
+                           {'ko': '마스크가 브로드캐스팅될 축(헤드, 쿼리)마다 크기 1인 축이 있어야 합니다.',
+                            'en': 'the mask needs an axis of size 1 for each axis i'}),
+                          ('fresh: loop over fixed 3 sentences',
+                           'def make_mask(lengths, T):\n'
+                           '    tri = torch.ones(T, T, dtype=torch.bool).tril()\n'
+                           '    return torch.stack([tri & (torch.arange(T) < lengths[b]) for b in range(3)])[:, '
+                           'None]\n',
+                           {'ko': '길이 [5, 3, 1], T = 5에서는 돌아가지만 길이 [2, 4], T = 6에서는',
+                            'en': 'it runs for lengths [5, 3, 1] and T = 5, but wit'}),
+                          ('fresh: -inf additive mask',
+                           'def make_mask(lengths, T):\n'
+                           '    tri = torch.ones(T, T, dtype=torch.bool).tril()\n'
+                           '    real = torch.arange(T) < lengths[:, None]\n'
+                           '    keep = tri & real[:, None, None, :]\n'
+                           "    return torch.zeros(keep.shape).masked_fill(~keep, float('-inf'))\n",
+                           {'ko': '마스크는 bool이어야 하는데 torch.float32입니다.',
+                            'en': 'the mask must be bool, got torch.float32:'}),
+                          ('fresh: tril diagonal -1',
+                           'def make_mask(lengths, T):\n'
+                           '    tri = torch.ones(T, T, dtype=torch.bool).tril(-1)\n'
+                           '    real = torch.arange(T) < lengths[:, None]\n'
+                           '    return tri & real[:, None, None, :]\n',
+                           {'ko': 'tril(-1)은 대각선도 가립니다.', 'en': 'tril(-1) hides the diagonal too;'})],
+ ('06', 'ch06-ex-padding'): [('fresh: right',
+                              'def padding_mask_from_lengths(lengths, T_k):\n'
+                              '    return (torch.arange(T_k) < lengths[:, None])[:, None, None, :]\n',
+                              None),
+                             ('fresh: (B, T_k) only',
+                              'def padding_mask_from_lengths(lengths, T_k):\n'
+                              '    return torch.arange(T_k) < lengths[:, None]\n',
+                              {'ko': '마스크가 브로드캐스팅될 축(헤드, 쿼리)마다 크기 1인 축이 있어야 합니다.',
+                               'en': 'the mask needs an axis of size 1 for each axis i'}),
+                             ('fresh: query axis',
+                              'def padding_mask_from_lengths(lengths, T_k):\n'
+                              '    return (torch.arange(T_k) < lengths[:, None])[:, None, :, None]\n',
+                              {'ko': '위치(T_k) 축이 2번 축에 있어 쿼리를 가립니다.',
+                               'en': 'the positions (T_k) are on axis 2, which blocks'}),
+                             ('fresh: True = padding',
+                              'def padding_mask_from_lengths(lengths, T_k):\n'
+                              '    return (torch.arange(T_k) >= lengths[:, None])[:, None, None, :]\n',
+                              {'ko': 'True와 False가 뒤바뀌었습니다.', 'en': 'True and False are swapped:'}),
+                             ('fresh: right, unsqueeze twice',
+                              'def padding_mask_from_lengths(lengths, T_k):\n'
+                              '    return (torch.arange(T_k)[None] < lengths[:, None]).unsqueeze(1).unsqueeze(1)\n',
+                              None)]}
+for _key, _answers in FRESH.items():
+    ANSWERS[_key] = ANSWERS.get(_key, []) + _answers
 
 
 @pytest.mark.parametrize("lang", ["ko", "en"])

@@ -250,6 +250,310 @@ def attention_blocks(q, k, v, block):
 }
 
 
+# Fresh answers (2026-11-28), written before reading the check cells: slips of axis and size, a global
+# used instead of an argument, sizes fixed from the example, in-place changes of an input, a plain tensor
+# assigned to .weight, another factor or constant; each must get a message naming it (or its effect).
+FRESH = {('08', 'ch08-ex-gqa-shapes'): [('fresh: width 3C',
+                                 'answer_width = 48\nanswer_k = (3, 2, 5, 2)\nanswer_k_repeated = (3, 8, 5, 2)',
+                                 {'ko': '48 = 3C는 키와 밸류의 헤드가 8개일 때의 차원입니다.',
+                                  'en': '48 = 3C is the width with 8 key/value heads;'}),
+                                ('fresh: width one kv',
+                                 'answer_width = 20\nanswer_k = (3, 2, 5, 2)\nanswer_k_repeated = (3, 8, 5, 2)',
+                                 {'ko': '20 = 16 + 4는 키와 밸류를 합쳐 4로 셌습니다.',
+                                  'en': '20 = 16 + 4 gives keys and values 4 together;'}),
+                                ('fresh: k before transpose',
+                                 'answer_width = 24\nanswer_k = (3, 5, 2, 2)\nanswer_k_repeated = (3, 8, 5, 2)',
+                                 {'ko': '(B, T, H_kv, D)는 transpose 전입니다.',
+                                  'en': '(B, T, H_kv, D) is before the transpose:'}),
+                                ('fresh: D = C / H_kv',
+                                 'answer_width = 24\nanswer_k = (3, 2, 5, 8)\nanswer_k_repeated = (3, 8, 5, 8)',
+                                 {'ko': '헤드 하나의 차원 D는 C // H = 2입니다(C // H_kv가 아니라).',
+                                  'en': "one head's width D is C // H = 2 (not C // H_kv)"}),
+                                ('fresh: repeated along T',
+                                 'answer_width = 24\nanswer_k = (3, 2, 5, 2)\nanswer_k_repeated = (3, 2, 20, 2)',
+                                 {'ko': '반복은 토큰 축이 아니라 헤드 축을 늘립니다.',
+                                  'en': 'the repeat stretches the head axis, not the toke'}),
+                                ('fresh: repeated n_rep heads',
+                                 'answer_width = 24\nanswer_k = (3, 2, 5, 2)\nanswer_k_repeated = (3, 4, 5, 2)',
+                                 {'ko': '헤드 2개를 4번씩 반복하면 쿼리 헤드 수와 같은 8개입니다.',
+                                  'en': '2 heads repeated 4 times each make 8, as many as'}),
+                                ('fresh: right as lists',
+                                 'answer_width = 24\nanswer_k = [3, 2, 5, 2]\nanswer_k_repeated = [3, 8, 5, 2]',
+                                 None),
+                                ('fresh: width 32',
+                                 'answer_width = 32\nanswer_k = (3, 2, 5, 2)\nanswer_k_repeated = (3, 8, 5, 2)',
+                                 {'ko': '32 = 16 + 16은 쿼리와, 키와 밸류를 합친 C를 셌습니다.',
+                                  'en': '32 = 16 + 16 gives keys and values C together;'}),
+                                ('fresh: k with H heads',
+                                 'answer_width = 24\nanswer_k = (3, 8, 5, 2)\nanswer_k_repeated = (3, 8, 5, 2)',
+                                 {'ko': '반복하기 전의 키 헤드는 H_kv = 2개입니다.',
+                                  'en': 'before the repeat there are H_kv = 2 key heads;'}),
+                                ('fresh: batch forgotten',
+                                 'answer_width = 24\nanswer_k = (2, 5, 2)\nanswer_k_repeated = (8, 5, 2)',
+                                 {'ko': '맞는 모양은 (B, H_kv, T, D)입니다.', 'en': 'the shape is (B, H_kv, T, D);'}),
+                                ('fresh: width as string',
+                                 "answer_width = '24'\nanswer_k = (3, 2, 5, 2)\nanswer_k_repeated = (3, 8, 5, 2)",
+                                 {'ko': 'answer_width에는 정수를 적으세요.', 'en': 'write a whole number in answer_width;'}),
+                                ('fresh: width as shape',
+                                 'answer_width = (3, 5, 24)\n'
+                                 'answer_k = (3, 2, 5, 2)\n'
+                                 'answer_k_repeated = (3, 8, 5, 2)',
+                                 {'ko': 'answer_width에는 모양 전체가 아니라 마지막 축의 크기 하나를 정수로 적습니다',
+                                  'en': 'answer_width is one whole number, the size of th'})],
+ ('08', 'ch08-ex-repeat'): [('fresh: tiled with repeat',
+                             'def expand_kv(t, n_rep):\n    return t.repeat(1, n_rep, 1, 1)\n',
+                             {'ko': '모양은 맞지만 헤드의 순서가 0, 1, 0, 1, ...입니다.',
+                              'en': 'the shape is right but the heads come as 0, 1, 0'}),
+                            ('fresh: right',
+                             'def expand_kv(t, n_rep):\n    return t.repeat_interleave(n_rep, dim=1)\n',
+                             None),
+                            ('fresh: right expand reshape',
+                             'def expand_kv(t, n_rep):\n'
+                             '    B, H_kv, T, D = t.shape\n'
+                             '    return t[:, :, None].expand(B, H_kv, n_rep, T, D).reshape(B, H_kv * n_rep, T, D)\n',
+                             None),
+                            ('fresh: along T',
+                             'def expand_kv(t, n_rep):\n    return t.repeat_interleave(n_rep, dim=2)\n',
+                             {'ko': '축 1의 크기가 2(B 또는 H_kv)인데, 이 자리는 H(6)의 자리입니다.',
+                              'en': 'axis 1 holds 2 (B or H_kv) where H = 6 belongs;'}),
+                            ('fresh: along batch',
+                             'def expand_kv(t, n_rep):\n    return t.repeat_interleave(n_rep, dim=0)\n',
+                             {'ko': '축 0의 크기가 6(H)인데, 이 자리는 B(2)의 자리입니다.',
+                              'en': 'axis 0 holds 6 (H) where B = 2 belongs;'}),
+                            ('fresh: hard-coded 4',
+                             'def expand_kv(t, n_rep):\n    return t.repeat_interleave(4, dim=1)\n',
+                             {'ko': '축 1의 크기가 8(T·H_kv)인데, 이 자리는 H(6)의 자리입니다.',
+                              'en': 'axis 1 holds 8 (T·H_kv) where H = 6 belongs;'}),
+                            ('fresh: cat tiles',
+                             'def expand_kv(t, n_rep):\n    return torch.cat([t] * n_rep, dim=1)\n',
+                             {'ko': '모양은 맞지만 헤드의 순서가 0, 1, 0, 1, ...입니다.',
+                              'en': 'the shape is right but the heads come as 0, 1, 0'}),
+                            ('fresh: expand only',
+                             'def expand_kv(t, n_rep):\n    return t.expand(-1, n_rep, -1, -1)\n',
+                             {'ko': 'expand는 크기가 1인 축만 늘릴 수 있습니다.', 'en': 'expand can only stretch axes of size 1:'}),
+                            ('fresh: expand wrong place',
+                             'def expand_kv(t, n_rep):\n'
+                             '    B, H_kv, T, D = t.shape\n'
+                             '    return t[:, None].expand(B, n_rep, H_kv, T, D).reshape(B, -1, T, D)\n',
+                             {'ko': '모양은 맞지만 헤드의 순서가 0, 1, 0, 1, ...입니다.',
+                              'en': 'the shape is right but the heads come as 0, 1, 0'}),
+                            ('fresh: along D',
+                             'def expand_kv(t, n_rep):\n    return t.repeat_interleave(n_rep, dim=-1)\n',
+                             {'ko': '축 1의 크기가 2(B 또는 H_kv)인데, 이 자리는 H(6)의 자리입니다.',
+                              'en': 'axis 1 holds 2 (B or H_kv) where H = 6 belongs;'}),
+                            ('fresh: view of expand (view cannot merge them)',
+                             'def expand_kv(t, n_rep):\n'
+                             '    B, H_kv, T, D = t.shape\n'
+                             '    return t[:, :, None].expand(B, H_kv, n_rep, T, D).view(B, H_kv * n_rep, T, D)\n',
+                             {'ko': '함수 안에서 오류가 났습니다: RuntimeError: view size',
+                              'en': 'your function raised RuntimeError: view size'}),
+                            ('fresh: off by one',
+                             'def expand_kv(t, n_rep):\n    return t.repeat_interleave(n_rep + 1, dim=1)\n',
+                             {'ko': '축 1의 크기가 8(T·H_kv)인데, 이 자리는 H(6)의 자리입니다.',
+                              'en': 'axis 1 holds 8 (T·H_kv) where H = 6 belongs;'}),
+                            ('fresh: returned (B, T, H, D)',
+                             'def expand_kv(t, n_rep):\n'
+                             '    return t.transpose(1, 2).repeat_interleave(n_rep, dim=2)\n',
+                             {'ko': '축 1, 축 2의 자리가 뒤바뀌었습니다.', 'en': 'axes 1 and 2 are swapped:'}),
+                            ('fresh: loop fixed 2 kv heads',
+                             'def expand_kv(t, n_rep):\n'
+                             '    return torch.cat([t[:, i:i + 1].expand(-1, n_rep, -1, -1) for i in range(2)], '
+                             'dim=1)\n',
+                             {'ko': '축 1의 크기가 4(D·n_rep)인데, 이 자리는 H(6)의 자리입니다.',
+                              'en': 'axis 1 holds 4 (D·n_rep) where H = 6 belongs;'})],
+ ('08', 'ch08-ex-port'): [('fresh: template',
+                           'def port_gpt2_reshape(block, n_head):\n'
+                           '    C = block.c_attn.weight.shape[0]\n'
+                           '    layer = MultiHeadAttention(C, n_head)\n'
+                           '    with torch.no_grad():\n'
+                           '        layer.in_proj.weight.copy_(block.c_attn.weight.reshape(3 * C, C))\n'
+                           '        layer.in_proj.bias.copy_(block.c_attn.bias)\n'
+                           '        layer.out_proj.weight.copy_(block.c_proj.weight.T)\n'
+                           '        layer.out_proj.bias.copy_(block.c_proj.bias)\n'
+                           '    return layer.eval()\n',
+                           {'ko': 'in_proj.weight가 c_attn.weight를 reshape한 것입니다.',
+                            'en': 'in_proj.weight is c_attn.weight reshaped:'}),
+                          ('fresh: right',
+                           'def port_gpt2_reshape(block, n_head):\n'
+                           '    C = block.c_attn.weight.shape[0]\n'
+                           '    layer = MultiHeadAttention(C, n_head)\n'
+                           '    with torch.no_grad():\n'
+                           '        layer.in_proj.weight.copy_(block.c_attn.weight.T)\n'
+                           '        layer.in_proj.bias.copy_(block.c_attn.bias)\n'
+                           '        layer.out_proj.weight.copy_(block.c_proj.weight.T)\n'
+                           '        layer.out_proj.bias.copy_(block.c_proj.bias)\n'
+                           '    return layer.eval()\n',
+                           None),
+                          ('fresh: out_proj not transposed',
+                           'def port_gpt2_reshape(block, n_head):\n'
+                           '    C = block.c_attn.weight.shape[0]\n'
+                           '    layer = MultiHeadAttention(C, n_head)\n'
+                           '    with torch.no_grad():\n'
+                           '        layer.in_proj.weight.copy_(block.c_attn.weight.T)\n'
+                           '        layer.in_proj.bias.copy_(block.c_attn.bias)\n'
+                           '        layer.out_proj.weight.copy_(block.c_proj.weight)\n'
+                           '        layer.out_proj.bias.copy_(block.c_proj.bias)\n'
+                           '    return layer.eval()\n',
+                           {'ko': 'c_attn은 고쳤지만 c_proj도 Conv1D라서 (in, out)으로 저장됩니다.',
+                            'en': 'c_attn is fixed, but c_proj is a Conv1D too and'}),
+                          ('fresh: view instead of reshape',
+                           'def port_gpt2_reshape(block, n_head):\n'
+                           '    C = block.c_attn.weight.shape[0]\n'
+                           '    layer = MultiHeadAttention(C, n_head)\n'
+                           '    with torch.no_grad():\n'
+                           '        layer.in_proj.weight.copy_(block.c_attn.weight.view(3 * C, C))\n'
+                           '        layer.in_proj.bias.copy_(block.c_attn.bias)\n'
+                           '        layer.out_proj.weight.copy_(block.c_proj.weight.T)\n'
+                           '        layer.out_proj.bias.copy_(block.c_proj.bias)\n'
+                           '    return layer.eval()\n',
+                           {'ko': 'in_proj.weight가 c_attn.weight를 reshape한 것입니다.',
+                            'en': 'in_proj.weight is c_attn.weight reshaped:'}),
+                          ('fresh: right t contiguous',
+                           'def port_gpt2_reshape(block, n_head):\n'
+                           '    C = block.c_attn.weight.shape[0]\n'
+                           '    layer = MultiHeadAttention(C, n_head)\n'
+                           '    with torch.no_grad():\n'
+                           '        layer.in_proj.weight.copy_(block.c_attn.weight.t().contiguous())\n'
+                           '        layer.in_proj.bias.copy_(block.c_attn.bias)\n'
+                           '        layer.out_proj.weight.copy_(block.c_proj.weight.T)\n'
+                           '        layer.out_proj.bias.copy_(block.c_proj.bias)\n'
+                           '    return layer.eval()\n',
+                           None),
+                          ('fresh: right per-block T',
+                           'def port_gpt2_reshape(block, n_head):\n'
+                           '    C = block.c_attn.weight.shape[0]\n'
+                           '    layer = MultiHeadAttention(C, n_head)\n'
+                           '    with torch.no_grad():\n'
+                           '        layer.in_proj.weight.copy_(torch.cat([w.T for w in block.c_attn.weight.split(C, '
+                           'dim=1)]))\n'
+                           '        layer.in_proj.bias.copy_(block.c_attn.bias)\n'
+                           '        layer.out_proj.weight.copy_(block.c_proj.weight.T)\n'
+                           '        layer.out_proj.bias.copy_(block.c_proj.bias)\n'
+                           '    return layer.eval()\n',
+                           None),
+                          ('fresh: n_head hard-coded 12',
+                           'def port_gpt2_reshape(block, n_head):\n'
+                           '    C = block.c_attn.weight.shape[0]\n'
+                           '    layer = MultiHeadAttention(C, 12)\n'
+                           '    with torch.no_grad():\n'
+                           '        layer.in_proj.weight.copy_(block.c_attn.weight.T)\n'
+                           '        layer.in_proj.bias.copy_(block.c_attn.bias)\n'
+                           '        layer.out_proj.weight.copy_(block.c_proj.weight.T)\n'
+                           '        layer.out_proj.bias.copy_(block.c_proj.bias)\n'
+                           '    return layer.eval()\n',
+                           {'ko': '레이어를 만들지 못했습니다(d_model=8 is not divisible by n_h',
+                            'en': 'the layer could not be made (d_model=8 is not di'}),
+                          ('fresh: C from shape[1]',
+                           'def port_gpt2_reshape(block, n_head):\n'
+                           '    C = block.c_attn.weight.shape[1]\n'
+                           '    layer = MultiHeadAttention(C, n_head)\n'
+                           '    with torch.no_grad():\n'
+                           '        layer.in_proj.weight.copy_(block.c_attn.weight.T)\n'
+                           '        layer.in_proj.bias.copy_(block.c_attn.bias)\n'
+                           '        layer.out_proj.weight.copy_(block.c_proj.weight.T)\n'
+                           '        layer.out_proj.bias.copy_(block.c_proj.bias)\n'
+                           '    return layer.eval()\n',
+                           {'ko': '레이어의 가중치에 C = 8이 있어야 할 자리에 24 = 3C가 있습니다.',
+                            'en': "the layer's weight has 24 = 3C where C = 8 belon"})],
+ ('08', 'ch08-ex-chunked'): [('fresh: template None',
+                              '\n'
+                              'def prefill_step(layer, x_new, cache):\n'
+                              '    q, k, v = (layer.split_heads(t) for t in layer.project(x_new, x_new, x_new))\n'
+                              '    cache["k"] = torch.cat([cache["k"], k], dim=2)\n'
+                              '    cache["v"] = torch.cat([cache["v"], v], dim=2)\n'
+                              '    out, _ = layer.attend(q, cache["k"], cache["v"], None)\n'
+                              '    return layer.out_proj(layer.merge_heads(out))\n',
+                              {'ko': '한 단계 안에서도 앞의 새 토큰이 뒤의 토큰을 보면 안 되므로 인과 마스크가 필요합니다',
+                               'en': 'within one step the earlier new tokens must not'}),
+                             ('fresh: tril top-left',
+                              '\n'
+                              'def prefill_step(layer, x_new, cache):\n'
+                              '    q, k, v = (layer.split_heads(t) for t in layer.project(x_new, x_new, x_new))\n'
+                              '    cache["k"] = torch.cat([cache["k"], k], dim=2)\n'
+                              '    cache["v"] = torch.cat([cache["v"], v], dim=2)\n'
+                              '    out, _ = layer.attend(q, cache["k"], cache["v"], torch.ones(q.size(2), '
+                              "cache['k'].size(2), dtype=torch.bool).tril())\n"
+                              '    return layer.out_proj(layer.merge_heads(out))\n',
+                              {'ko': '새 토큰 1개, 캐시의 키 3개인 조각에서:',
+                               'en': 'for a piece of 1 new token with 3 keys in the ca'}),
+                             ('fresh: triu',
+                              '\n'
+                              'def prefill_step(layer, x_new, cache):\n'
+                              '    q, k, v = (layer.split_heads(t) for t in layer.project(x_new, x_new, x_new))\n'
+                              '    cache["k"] = torch.cat([cache["k"], k], dim=2)\n'
+                              '    cache["v"] = torch.cat([cache["v"], v], dim=2)\n'
+                              '    out, _ = layer.attend(q, cache["k"], cache["v"], torch.ones(q.size(2), '
+                              "cache['k'].size(2), dtype=torch.bool).triu(cache['k'].size(2) - q.size(2)))\n"
+                              '    return layer.out_proj(layer.merge_heads(out))\n',
+                              {'ko': '새 토큰 6개, 캐시의 키 6개인 조각에서:',
+                               'en': 'for a piece of 6 new tokens with 6 keys in the c'}),
+                             ('fresh: float mask',
+                              '\n'
+                              'def prefill_step(layer, x_new, cache):\n'
+                              '    q, k, v = (layer.split_heads(t) for t in layer.project(x_new, x_new, x_new))\n'
+                              '    cache["k"] = torch.cat([cache["k"], k], dim=2)\n'
+                              '    cache["v"] = torch.cat([cache["v"], v], dim=2)\n'
+                              '    out, _ = layer.attend(q, cache["k"], cache["v"], torch.ones(q.size(2), '
+                              "cache['k'].size(2)).tril(cache['k'].size(2) - q.size(2)))\n"
+                              '    return layer.out_proj(layer.merge_heads(out))\n',
+                              {'ko': '토큰 6개를 [6]이나 [2, 1, 3]개씩 넣는 동안 함수 안에서 오류가 났습니다:',
+                               'en': 'feeding 6 tokens as [6] or as [2, 1, 3], your fu'}),
+                             ('fresh: right, tril with diagonal',
+                              '\n'
+                              'def prefill_step(layer, x_new, cache):\n'
+                              '    q, k, v = (layer.split_heads(t) for t in layer.project(x_new, x_new, x_new))\n'
+                              '    cache["k"] = torch.cat([cache["k"], k], dim=2)\n'
+                              '    cache["v"] = torch.cat([cache["v"], v], dim=2)\n'
+                              '    out, _ = layer.attend(q, cache["k"], cache["v"], torch.ones(q.size(2), '
+                              "cache['k'].size(2), dtype=torch.bool).tril(cache['k'].size(2) - q.size(2)))\n"
+                              '    return layer.out_proj(layer.merge_heads(out))\n',
+                              None)],
+ ('08', 'ch08-ex-kv-memory'): [('fresh: MHA heads',
+                                'answer_mib = 1536\nanswer_ratio = 4',
+                                {'ko': '(1) 캐시에는 쿼리 헤드 16개가 아니라 키·밸류 헤드 4개가 들어가고, 헤드 하나는',
+                                 'en': 'either (1) the cache holds the 4 key/value heads'}),
+                               ('fresh: K only',
+                                'answer_mib = 192\nanswer_ratio = 4',
+                                {'ko': '(1) 키와 밸류 두 가지를 모두 세세요.', 'en': '1/2 of the right value:'}),
+                               ('fresh: fp32',
+                                'answer_mib = 768\nanswer_ratio = 4',
+                                {'ko': '(1) float16은 값 하나에 2바이트입니다(float32가 4바이트).',
+                                 'en': 'either (1) float16 takes 2 bytes per value (floa'}),
+                               ('fresh: MB',
+                                'answer_mib = 402.65\nanswer_ratio = 4',
+                                {'ko': 'answer_ratio는 맞았습니다.', 'en': '1.049 times too large:'}),
+                               ('fresh: ratio inverted',
+                                'answer_mib = 384\nanswer_ratio = 0.25',
+                                {'ko': '멀티헤드(헤드 16개)의 캐시가 몇 배 큰지입니다.', 'en': 'your answer_mib is right;'}),
+                               ('fresh: ratio 16',
+                                'answer_mib = 384\nanswer_ratio = 16',
+                                {'ko': '비율은 멀티헤드의 캐시(키·밸류 헤드 16개)가 이 캐시(키·밸류 헤드 4개)의 몇 배',
+                                 'en': 'your answer_mib is right;'}),
+                               ('fresh: one layer',
+                                'answer_mib = 16\nanswer_ratio = 4',
+                                {'ko': '레이어 24개가 저마다 캐시를 가집니다.', 'en': '1/24 of the right value:'}),
+                               ('fresh: bits',
+                                'answer_mib = 3072\nanswer_ratio = 4',
+                                {'ko': '(2) 키와 밸류 두 가지를 모두 세세요.', 'en': 'either (1) that counts bits;'}),
+                               ('fresh: right floats', 'answer_mib = 384.0\nanswer_ratio = 4.0', None),
+                               ('fresh: D = C / H_kv',
+                                'answer_mib = 1536\nanswer_ratio = 1',
+                                {'ko': '(1) 캐시에는 쿼리 헤드 16개가 아니라 키·밸류 헤드 4개가 들어가고, 헤드 하나는',
+                                 'en': 'either (1) the cache holds the 4 key/value heads'}),
+                               ('fresh: string',
+                                "answer_mib = '384 MiB'\nanswer_ratio = 4",
+                                {'ko': 'answer_mib에는 수를 적으세요(글자나 튜플이 아니라).',
+                                 'en': 'write a number in answer_mib, not text or a tupl'}),
+                               ('fresh: ratio 12',
+                                'answer_mib = 384\nanswer_ratio = 12',
+                                {'ko': '12 = 16 - 4는 줄어든 헤드의 수입니다.', 'en': 'your answer_mib is right;'}),
+                               ('fresh: bytes',
+                                'answer_mib = 402653184\nanswer_ratio = 4',
+                                {'ko': 'answer_ratio는 맞았습니다.', 'en': '1.049e+06 times too large:'})]}
+for _key, _answers in FRESH.items():
+    CASES_78[_key] = CASES_78.get(_key, []) + _answers
+
+
 @pytest.mark.parametrize("lang", ["ko", "en"])
 @pytest.mark.parametrize(("chapter", "label", "name"), answer_params(CASES_78))
 def test_a_wrong_answer_of_chapters_7_and_8_is_named(chapter, label, name, lang):

@@ -375,6 +375,288 @@ def qwen3_heads(q_flat, k_flat, q_norm, k_norm, cos, sin, d_head):
 }
 
 
+# Fresh answers (2026-11-28), written before reading the check cells: slips of axis and size, a global
+# used instead of an argument, sizes fixed from the example, in-place changes of an input, a plain tensor
+# assigned to .weight, another factor or constant; each must get a message naming it (or its effect).
+FRESH = {('10', 'ch10-ex-llama3'): [('fresh: right, torch.where',
+                             'def llama3_inv_freq(inv_freq, factor, low, high, original):\n'
+                             '    wl = 2 * math.pi / inv_freq\n'
+                             '    smooth = (original / wl - low) / (high - low)\n'
+                             '    mid = (1 - smooth) * inv_freq / factor + smooth * inv_freq\n'
+                             '    out = torch.where(wl > original / low, inv_freq / factor, inv_freq)\n'
+                             '    between = (wl >= original / high) & (wl <= original / low)\n'
+                             '    return torch.where(between, mid, out)\n',
+                             None),
+                            ('fresh: no 2 pi',
+                             'def llama3_inv_freq(inv_freq, factor, low, high, original):\n'
+                             '    wl = 1 / inv_freq\n'
+                             '    keep = ((original / wl - low) / (high - low)).clamp(0, 1)\n'
+                             '    return keep * inv_freq + (1 - keep) * inv_freq / factor\n',
+                             {'ko': '파장은 1 / inv_freq가 아니라 2π / inv_freq입니다.',
+                              'en': 'the pairs between are wrong, their borders off b'}),
+                            ('fresh: roles flipped',
+                             'def llama3_inv_freq(inv_freq, factor, low, high, original):\n'
+                             '    wl = 2 * math.pi / inv_freq\n'
+                             '    keep = ((original / wl - low) / (high - low)).clamp(0, 1)\n'
+                             '    return (1 - keep) * inv_freq + keep * inv_freq / factor\n',
+                             {'ko': '빠른 짝(파장이 original / high = 2048보다 짧은 짝)은 그대로 두어야',
+                              'en': 'the fast pairs (wavelength below original / high'}),
+                            ('fresh: hard threshold, no smoothing',
+                             'def llama3_inv_freq(inv_freq, factor, low, high, original):\n'
+                             '    wl = 2 * math.pi / inv_freq\n'
+                             '    return torch.where(wl > original / low, inv_freq / factor, inv_freq)\n',
+                             {'ko': '파장이 original / high와 original / low 사이인 짝을 섞지 않았',
+                              'en': 'the pairs with a wavelength between original / h'}),
+                            ('fresh: global wavelength',
+                             'inv_freq = 1.0 / (500000.0 ** (torch.arange(0, 128, 2).float() / 128))\n'
+                             'wavelength = 2 * math.pi / inv_freq\n'
+                             'def llama3_inv_freq(inv_freq, factor, low, high, original):\n'
+                             '    keep = ((original / wavelength - low) / (high - low)).clamp(0, 1)\n'
+                             '    return keep * inv_freq + (1 - keep) * inv_freq / factor\n',
+                             {'ko': 'llama3_inv_freq가 오류를 냈습니다(inv_freq (32,), factor',
+                              'en': 'llama3_inv_freq raised an error for inv_freq (32'}),
+                            ('fresh: loop over fixed 64 pairs',
+                             'def llama3_inv_freq(inv_freq, factor, low, high, original):\n'
+                             '    out = inv_freq.clone()\n'
+                             '    for i in range(64):\n'
+                             '        wl = 2 * math.pi / inv_freq[i]\n'
+                             '        keep = min(max((original / wl - low) / (high - low), 0), 1)\n'
+                             '        out[i] = keep * inv_freq[i] + (1 - keep) * inv_freq[i] / factor\n'
+                             '    return out\n',
+                             {'ko': 'llama3_inv_freq가 오류를 냈습니다(inv_freq (32,), factor',
+                              'en': 'llama3_inv_freq raised an error for inv_freq (32'}),
+                            ('fresh: input mutated',
+                             'def llama3_inv_freq(inv_freq, factor, low, high, original):\n'
+                             '    wl = 2 * math.pi / inv_freq\n'
+                             '    keep = ((original / wl - low) / (high - low)).clamp(0, 1)\n'
+                             '    inv_freq.mul_(keep + (1 - keep) / factor)\n'
+                             '    return inv_freq\n',
+                             {'ko': 'llama3_inv_freq가 인자 inv_freq를 제자리에서 바꿨습니다(mul_,',
+                              'en': 'llama3_inv_freq changed its argument inv_freq in'})],
+ ('10', 'ch10-ex-yarn'): [('fresh: not squared',
+                           'answer_attention_scaling = 1.1386\nanswer_score_factor = 1.1386',
+                           {'ko': '점수는 회전한 쿼리와 회전한 키의 내적입니다.',
+                            'en': 'the score is the dot product of the rotated quer'}),
+                          ('fresh: factor 40',
+                           'answer_attention_scaling = 0.1 * math.log(40) + 1\n'
+                           'answer_score_factor = (0.1 * math.log(40) + 1) ** 2',
+                           {'ko': '0.1 ln(40) + 1을 계산했습니다.', 'en': 'that is 0.1 ln(40) + 1:'}),
+                          ('fresh: log10',
+                           'answer_attention_scaling = 0.1 * math.log10(4) + 1\n'
+                           'answer_score_factor = (0.1 * math.log10(4) + 1) ** 2',
+                           {'ko': '로그는 자연로그(ln)입니다.', 'en': 'the logarithm is the natural one (ln).'}),
+                          ('fresh: inverse',
+                           'answer_attention_scaling = 1 / (0.1 * math.log(4) + 1)\n'
+                           'answer_score_factor = 1 / (0.1 * math.log(4) + 1) ** 2',
+                           {'ko': 'transformers는 cos와 sin에 0.1 ln(factor) + 1(1보다 큼', 'en': 'that is the inverse:'}),
+                          ('fresh: doubled',
+                           'answer_attention_scaling = 1.1386\nanswer_score_factor = 2 * 1.1386',
+                           {'ko': '점수는 두 배가 아니라 제곱만큼 커집니다.', 'en': 'the score grows by the square, not twice:'}),
+                          ('fresh: no 0.1',
+                           'answer_attention_scaling = math.log(4) + 1\nanswer_score_factor = (math.log(4) + 1) ** 2',
+                           {'ko': 'answer_attention_scaling:', 'en': 'answer_attention_scaling:'}),
+                          ('fresh: log2',
+                           'answer_attention_scaling = 0.1 * math.log2(4) + 1\n'
+                           'answer_score_factor = (0.1 * math.log2(4) + 1) ** 2',
+                           {'ko': '로그는 자연로그(ln)입니다.', 'en': 'the logarithm is the natural one (ln).'}),
+                          ('fresh: right rounded',
+                           'answer_attention_scaling = 1.139\nanswer_score_factor = 1.296',
+                           None),
+                          ('fresh: the factor itself',
+                           'answer_attention_scaling = 4\nanswer_score_factor = 16',
+                           {'ko': 'attention_scaling은 factor가 아니라 0.1 ln(factor) +',
+                            'en': 'attention_scaling is not the factor itself:'}),
+                          ('fresh: score sqrt',
+                           'answer_attention_scaling = 1.1386\nanswer_score_factor = 1.1386 ** 0.5',
+                           {'ko': '쿼리와 키가 저마다 배율을 받습니다.', 'en': 'the square, not the square root:'}),
+                          ('fresh: swapped',
+                           'answer_attention_scaling = 1.2965\nanswer_score_factor = 1.1386',
+                           {'ko': 'answer_attention_scaling:', 'en': 'answer_attention_scaling:'}),
+                          ('fresh: strings',
+                           "answer_attention_scaling = '1.1386'\nanswer_score_factor = '1.2965'",
+                           {'ko': 'answer_attention_scaling에는 수를 적으세요(지금 답:',
+                            'en': 'write answer_attention_scaling as a number (got'})],
+ ('10', 'ch10-ex-mla-bytes'): [('fresh: no rope part',
+                                'answer_mla_bytes = 512 * 27 * 2\nanswer_expanded_bytes = 16 * (192 + 128) * 27 * 2',
+                                {'ko': '회전한 공유 키(qk_rope_head_dim)도 캐시에 들어갑니다.',
+                                 'en': 'the rotated shared key (qk_rope_head_dim) is cac'}),
+                               ('fresh: rope per head',
+                                'answer_mla_bytes = (512 + 16 * 64) * 27 * 2\n'
+                                'answer_expanded_bytes = 16 * (192 + 128) * 27 * 2',
+                                {'ko': '회전한 키 64는 모든 헤드가 함께 씁니다.', 'en': "all heads share the rotated key's 64:"}),
+                               ('fresh: fp32',
+                                'answer_mla_bytes = 576 * 27 * 4\nanswer_expanded_bytes = 16 * 320 * 27 * 4',
+                                {'ko': '이 값은 다음과 같이 계산할 때 나옵니다:', 'en': '2 times the right value:'}),
+                               ('fresh: layers forgotten',
+                                'answer_mla_bytes = 576 * 2\nanswer_expanded_bytes = 16 * 320 * 2',
+                                {'ko': '레이어 27개를 모두 세세요.', 'en': 'count all 27 layers.'}),
+                               ('fresh: expanded keys without rope',
+                                'answer_mla_bytes = 576 * 27 * 2\nanswer_expanded_bytes = 16 * (128 + 128) * 27 * 2',
+                                {'ko': '펼친 키는 헤드마다 128 + 64차원입니다(회전하는 부분 포함).',
+                                 'en': 'an expanded key is 128 + 64 wide per head (the r'}),
+                               ('fresh: expanded without values',
+                                'answer_mla_bytes = 576 * 27 * 2\nanswer_expanded_bytes = 16 * 192 * 27 * 2',
+                                {'ko': '밸류(헤드마다 v_head_dim = 128)도 세세요.', 'en': '1/1.667 of the right value:'}),
+                               ('fresh: latent counted for K and V',
+                                'answer_mla_bytes = (2 * 512 + 64) * 27 * 2\n'
+                                'answer_expanded_bytes = 16 * 320 * 27 * 2',
+                                {'ko': '잠재 벡터 하나가 키와 밸류를 함께 만듭니다.', 'en': 'one latent serves both keys and values:'}),
+                               ('fresh: bits',
+                                'answer_mla_bytes = 576 * 27 * 16\nanswer_expanded_bytes = 16 * 320 * 27 * 16',
+                                {'ko': '이 값은 다음과 같이 계산할 때 나옵니다:', 'en': '8 times the right value:'}),
+                               ('fresh: right as floats',
+                                'answer_mla_bytes = 31104.0\nanswer_expanded_bytes = 276480.0',
+                                None),
+                               ('fresh: KiB',
+                                'answer_mla_bytes = 576 * 27 * 2 / 1024\n'
+                                'answer_expanded_bytes = 16 * 320 * 27 * 2 / 1024',
+                                {'ko': '이 값은 다음과 같이 계산할 때 나옵니다:', 'en': '1/1024 of the right value:'}),
+                               ('fresh: expanded: rope shared once',
+                                'answer_mla_bytes = 576 * 27 * 2\n'
+                                'answer_expanded_bytes = (16 * (128 + 128) + 64) * 27 * 2',
+                                {'ko': '펼치면 헤드마다 회전한 64를 따로 가집니다.',
+                                 'en': 'expanded, every head has its own rotated 64:'}),
+                               ('fresh: heads forgotten in expanded',
+                                'answer_mla_bytes = 576 * 27 * 2\nanswer_expanded_bytes = 320 * 27 * 2',
+                                {'ko': '펼치면 헤드 16개가 저마다 키와 밸류를 가집니다.', 'en': '1/16 of the right value:'})],
+ ('10', 'ch10-ex-qk-norm'): [('fresh: template',
+                              'def qwen3_heads(q_flat, k_flat, q_norm, k_norm, cos, sin, d_head):\n'
+                              '    B, T, _ = q_flat.shape\n'
+                              '    q = q_flat.view(B, T, -1, d_head).transpose(1, 2)\n'
+                              '    k = k_flat.view(B, T, -1, d_head).transpose(1, 2)\n'
+                              '    q, k = rope_halves(q, cos, sin), rope_halves(k, cos, sin)\n'
+                              '    return q_norm(q), k_norm(k)\n',
+                              {'ko': 'Qwen3은 헤드로 나눈 뒤, 회전하기 전에 정규화합니다.',
+                               'en': 'it still normalises after the rotation:'}),
+                             ('fresh: right, norm before transpose',
+                              'def qwen3_heads(q_flat, k_flat, q_norm, k_norm, cos, sin, d_head):\n'
+                              '    B, T, _ = q_flat.shape\n'
+                              '    q = q_norm(q_flat.view(B, T, -1, d_head)).transpose(1, 2)\n'
+                              '    k = k_norm(k_flat.view(B, T, -1, d_head)).transpose(1, 2)\n'
+                              '    return rope_halves(q, cos, sin), rope_halves(k, cos, sin)\n',
+                              None),
+                             ('fresh: norm on the flat width',
+                              'def qwen3_heads(q_flat, k_flat, q_norm, k_norm, cos, sin, d_head):\n'
+                              '    B, T, _ = q_flat.shape\n'
+                              '    q = q_norm(q_flat).view(B, T, -1, d_head).transpose(1, 2)\n'
+                              '    k = k_norm(k_flat).view(B, T, -1, d_head).transpose(1, 2)\n'
+                              '    return rope_halves(q, cos, sin), rope_halves(k, cos, sin)\n',
+                              {'ko': 'q_norm에 들어간 텐서의 모양이 (2, 5, 64)입니다.',
+                               'en': 'q_norm was given a tensor of shape (2, 5, 64):'}),
+                             ('fresh: norm twice',
+                              'def qwen3_heads(q_flat, k_flat, q_norm, k_norm, cos, sin, d_head):\n'
+                              '    B, T, _ = q_flat.shape\n'
+                              '    q = q_norm(q_flat.view(B, T, -1, d_head).transpose(1, 2))\n'
+                              '    k = k_norm(k_flat.view(B, T, -1, d_head).transpose(1, 2))\n'
+                              '    q, k = rope_halves(q, cos, sin), rope_halves(k, cos, sin)\n'
+                              '    return q_norm(q), k_norm(k)\n',
+                              {'ko': 'q: 회전 앞뒤로 두 번 정규화했습니다. k: 회전 앞뒤로 두 번 정규화했습니다.',
+                               'en': 'normalised twice, before and after the rotation;'}),
+                             ('fresh: heads hard-coded 4',
+                              'def qwen3_heads(q_flat, k_flat, q_norm, k_norm, cos, sin, d_head):\n'
+                              '    B, T, _ = q_flat.shape\n'
+                              '    q = q_norm(q_flat.view(B, T, 4, d_head).transpose(1, 2))\n'
+                              '    k = k_norm(k_flat.view(B, T, 4, d_head).transpose(1, 2))\n'
+                              '    return rope_halves(q, cos, sin), rope_halves(k, cos, sin)\n',
+                              {'ko': 'qwen3_heads가 오류를 냈습니다(q_flat (2, 5, 64), k_flat',
+                               'en': 'qwen3_heads raised an error for q_flat (2, 5, 64'})],
+ ('09', 'ch09-ex-halves'): [('fresh: right',
+                             'def apply_rope(x, cos, sin):\n'
+                             '    cos, sin = cos.unsqueeze(1), sin.unsqueeze(1)\n'
+                             '    x1, x2 = x.chunk(2, dim=-1)\n'
+                             '    return x * cos + torch.cat([-x2, x1], dim=-1) * sin\n',
+                             None),
+                            ('fresh: no head axis on cos',
+                             'def apply_rope(x, cos, sin):\n'
+                             '    x1, x2 = x.chunk(2, dim=-1)\n'
+                             '    return x * cos + torch.cat([-x2, x1], dim=-1) * sin\n',
+                             {'ko': 'cos와 sin을 (B, T, D) 그대로 곱해서 배치 축이 헤드 축에 맞춰졌습니다(B',
+                              'en': 'cos and sin multiplied as (B, T, D) line their b'}),
+                            ('fresh: rotate_half sign flipped',
+                             'def apply_rope(x, cos, sin):\n'
+                             '    cos, sin = cos[:, None], sin[:, None]\n'
+                             '    x1, x2 = x.chunk(2, dim=-1)\n'
+                             '    return x * cos + torch.cat([x2, -x1], dim=-1) * sin\n',
+                             {'ko': '두 절반 (x1, x2)는 (x2, -x1)이 아니라 (-x2, x1)이 되어야 합니다',
+                              'en': 'it turns the wrong way:'}),
+                            ('fresh: halves not swapped',
+                             'def apply_rope(x, cos, sin):\n'
+                             '    cos, sin = cos[:, None], sin[:, None]\n'
+                             '    x1, x2 = x.chunk(2, dim=-1)\n'
+                             '    return x * cos + torch.cat([-x1, x2], dim=-1) * sin\n',
+                             {'ko': '90도 돌린 짝은 (-x1, x2)가 아니라 (-x2, x1)입니다.',
+                              'en': 'a pair turned by 90 degrees is (-x2, x1), not (-'}),
+                            ('fresh: split D hard-coded 4',
+                             'def apply_rope(x, cos, sin):\n'
+                             '    cos, sin = cos[:, None], sin[:, None]\n'
+                             '    x1, x2 = x[..., :4], x[..., 4:]\n'
+                             '    return x * cos + torch.cat([-x2, x1], dim=-1) * sin\n',
+                             {'ko': 'x가 (2, 2, 5, 8)일 때는 맞지만 (3, 4, 6, 16)일 때는 틀립니다.',
+                              'en': 'right for x of (2, 2, 5, 8), wrong for (3, 4, 6,'}),
+                            ('fresh: mutates x',
+                             'def apply_rope(x, cos, sin):\n'
+                             '    cos, sin = cos[:, None], sin[:, None]\n'
+                             '    x1, x2 = x.chunk(2, dim=-1)\n'
+                             '    r = torch.cat([-x2, x1], dim=-1)\n'
+                             '    x.mul_(cos).add_(r * sin)\n'
+                             '    return x\n',
+                             {'ko': 'apply_rope가 인자 x를 제자리에서 바꿨습니다(mul_, add_, *= 같은',
+                              'en': 'apply_rope changed its argument x in place (mul_'})],
+ ('09', 'ch09-ex-positions'): [('fresh: right',
+                                'def positions_for(real, T_new):\n'
+                                '    return (real.long().cumsum(-1) - 1)[:, -T_new:]\n',
+                                None),
+                               ('fresh: from 1',
+                                'def positions_for(real, T_new):\n    return real.long().cumsum(-1)[:, -T_new:]\n',
+                                {'ko': '첫 실제 토큰의 위치는 1이 아니라 0입니다.',
+                                 'en': 'the first real token is at position 0, not 1.'}),
+                               ('fresh: first T_new',
+                                'def positions_for(real, T_new):\n'
+                                '    return (real.long().cumsum(-1) - 1)[:, :T_new]\n',
+                                {'ko': '새 토큰은 마지막 T_new개입니다([:, -T_new:]).', 'en': 'these are the first T_new;'}),
+                               ('fresh: arange ignoring padding',
+                                'def positions_for(real, T_new):\n'
+                                '    T = real.size(1)\n'
+                                '    return torch.arange(T - T_new, T).expand(real.size(0), -1)\n',
+                                {'ko': '위치를 열 번호(캐시의 길이)로 셌습니다.',
+                                 'en': "the position is the column (the cache's length),"}),
+                               ('fresh: count of padding subtracted wrong',
+                                'def positions_for(real, T_new):\n'
+                                '    pad = (~real).sum(-1, keepdim=True)\n'
+                                '    return torch.arange(real.size(1))[-T_new:] - pad + 1\n',
+                                {'ko': '첫 실제 토큰의 위치는 1이 아니라 0입니다.',
+                                 'en': 'the first real token is at position 0, not 1.'}),
+                               ('fresh: right, arange minus padding',
+                                'def positions_for(real, T_new):\n'
+                                '    pad = (~real).sum(-1, keepdim=True)\n'
+                                '    return (torch.arange(real.size(1)) - pad)[:, -T_new:]\n',
+                                None),
+                               ('fresh: lengths instead',
+                                'def positions_for(real, T_new):\n'
+                                '    return real.sum(-1, keepdim=True).expand(-1, T_new)\n',
+                                {'ko': '행 0에서 실제 토큰의 위치가 [5, 5]입니다.',
+                                 'en': "in row 0 the real tokens' positions are [5, 5]:"}),
+                               ('fresh: cumsum on wrong axis',
+                                'def positions_for(real, T_new):\n'
+                                '    return (real.long().cumsum(0) - 1)[:, -T_new:]\n',
+                                {'ko': '배치 축(dim=0)을 따라 셌습니다.', 'en': 'this counts along the batch axis (dim=0):'}),
+                               ('fresh: float positions',
+                                'def positions_for(real, T_new):\n'
+                                '    return (real.float().cumsum(-1) - 1)[:, -T_new:]\n',
+                                {'ko': '위치는 정수여야 하는데 torch.float32입니다.',
+                                 'en': 'positions must be integers, got torch.float32:'}),
+                               ('fresh: all rows from row 0',
+                                'def positions_for(real, T_new):\n'
+                                '    return (real[0].long().cumsum(-1) - 1)[-T_new:].expand(real.size(0), -1)\n',
+                                {'ko': '행마다 위치가 다르게 밀렸습니다(행:', 'en': 'the rows are off by different amounts (row:'}),
+                               ('fresh: T_new fixed 1',
+                                'def positions_for(real, T_new):\n    return (real.long().cumsum(-1) - 1)[:, -1:]\n',
+                                {'ko': '행마다 숫자 하나만 나왔습니다. 마지막 토큰의 위치입니다',
+                                 'en': "one number per row came out, the last token's position"})]}
+for _key, _answers in FRESH.items():
+    CASES_9_10[_key] = CASES_9_10.get(_key, []) + _answers
+
+
 @pytest.mark.parametrize("lang", ["ko", "en"])
 @pytest.mark.parametrize(("chapter", "label", "name"), answer_params(CASES_9_10))
 def test_a_wrong_answer_of_chapters_9_and_10_is_named(chapter, label, name, lang):

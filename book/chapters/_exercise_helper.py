@@ -63,9 +63,13 @@ def _axes_text(shape, axes, sizes):
                            for i, n in enumerate(shape)) + ")"
 
 
-def _shape_effect(g, w, axes, sizes):
-    #ko| """모양 g가 w와 어떻게 다른지, 축의 이름으로 말합니다."""
-    #en| """How shape g differs from w, in the axes' names."""
+def _shape_effect(g, w, axes, sizes, moved=None):
+    #ko| """모양 g가 w와 어떻게 다른지, 축의 이름으로 말합니다. moved가 False이면
+    #ko| 값이 정답의 축을 옮긴 것이 아니므로(크기만 우연히 같음) 축이 뒤바뀌었다고
+    #ko| 말하지 않고 축마다 어느 크기가 있는지 말합니다."""
+    #en| """How shape g differs from w, in the axes' names. moved False: the values
+    #en| are not the right ones with their axes moved (the sizes only happen to be the
+    #en| same), so the axes are not said to be swapped; each axis's size is named."""
     def name(n, own=None):
         found = _size_name(n, axes, sizes, own=own)
         return f"({found})" if found else ""
@@ -101,12 +105,12 @@ def _shape_effect(g, w, axes, sizes):
         #ko| return f"축이 {len(w)}개여야 합니다. 지금은 {now}, 맞는 모양은 {right}입니다. "
         #en| return f"{len(w)} axes {right} belong, got {len(g)}: {now}; "
     wrong = [i for i in range(len(w)) if g[i] != w[i]]
-    if sorted(g) == sorted(w) and len(wrong) == 2:
+    if sorted(g) == sorted(w) and len(wrong) == 2 and moved is not False:
         #ko| return (f"축 {wrong[0]}, 축 {wrong[1]}의 자리가 뒤바뀌었습니다. "
         #ko|         f"지금은 {now}, 맞는 순서는 {right}입니다. ")
         #en| return (f"axes {wrong[0]} and {wrong[1]} are swapped: "
         #en|         f"{now} where {right} belongs; ")
-    if sorted(g) == sorted(w):
+    if sorted(g) == sorted(w) and moved is not False:
         #ko| return f"축의 순서가 다릅니다. 지금은 {now}, 맞는 순서는 {right}입니다. "
         #en| return f"the axes are in another order: {now} where {right} belongs; "
     said = ""
@@ -119,6 +123,28 @@ def _shape_effect(g, w, axes, sizes):
         #ko| said += "원소의 수는 맞습니다. 같은 원소가 다른 축들로 묶였습니다. "
         #en| said += "the number of elements is right: they are grouped into other axes; "
     return said
+
+
+def _moved(got, want):
+    #ko| """got의 크기가 want의 크기를 다른 순서로 적은 것일 때: got이 want의 축을
+    #ko| 옮긴 것이면 True, want와 같은 값들을 축을 옮기지 않고 다르게 묶은 것이면
+    #ko| (reshape처럼) False. 값이 달라 알 수 없거나 그 밖에는 None."""
+    #en| """When got's sizes are want's in another order: True if got is want with its
+    #en| axes moved, False if it holds want's values grouped otherwise, not by moving
+    #en| axes (as a reshape does). None when the values differ too, or otherwise."""
+    import itertools
+
+    g, w = tuple(got.shape), tuple(want.shape)
+    if len(g) != len(w) or sorted(g) != sorted(w) or len(w) > 6:
+        return None
+    if any(_close(got, want.permute(p)) for p in itertools.permutations(range(len(w)))
+           if tuple(w[i] for i in p) == g):
+        return True
+    try:
+        same = _close(got.flatten().sort().values, want.flatten().sort().values)
+    except Exception:
+        same = False
+    return False if same else None
 
 
 def shape_mistake(got, want, axes=None, sizes=None):
@@ -140,7 +166,7 @@ def shape_mistake(got, want, axes=None, sizes=None):
         names = axes.split() if isinstance(axes, str) else list(axes or [])
         names += [f"#{i}" for i in range(len(names), len(w))]
         try:
-            effect = _shape_effect(g, w, list(zip(names, w)), sizes)
+            effect = _shape_effect(g, w, list(zip(names, w)), sizes, _moved(got, want))
         except Exception:
             effect = ""
         #ko| said = Also(f"모양이 {w}이어야 하는데 {g}입니다. {effect}")

@@ -259,6 +259,21 @@ def ch01_ex_many(soft_lookup_many):
             #en| return ("the values are right, but soft_lookup_many holds a Python loop "
             #en|         "(for, while, a comprehension or map): the scores of all "
             #en|         "queries come from one product, Q @ K.T.")
+        #ko: 다른 beta로 한 번 더: beta는 인자에서 읽어야 합니다
+        #en: once more with another beta: beta comes from the argument
+        try:
+            other_ = soft_lookup_many(Q_, K_, V_, beta=0.5)
+            want_other_ = pair_(0.5 * scores_)
+            right_other_ = all(
+                isinstance(a_, torch.Tensor) and a_.shape == b_.shape
+                and torch.allclose(a_, b_) for a_, b_ in zip(other_, want_other_))
+        except Exception:
+            right_other_ = False
+        if not right_other_:
+            #ko| return ("beta = 2.0에서는 맞지만 beta = 0.5에서는 틀립니다. beta를 "
+            #ko|         "예제의 숫자로 적지 말고 인자 beta를 쓰세요.")
+            #en| return ("right for beta = 2.0, but wrong for beta = 0.5: use the "
+            #en|         "argument beta, not the example's number.")
         return True
     weights_, result_ = pair_(2.0 * scores_)
     slips_ = [

@@ -144,9 +144,23 @@ def ch02_ex_transpose(my_linear):
         #en| return ("x @ layer.weight multiplies by W, but nn.Linear stores weight "
         #en|         "as (out, in) and computes x @ W.T; with a square layer "
         #en|         "the shapes only happen to fit.")
-    narrow_got_ = call_(x_, narrow_)
+    try:
+        narrow_got_ = call_(x_, narrow_)
+    except (RuntimeError, ValueError, IndexError, TypeError) as error_:
+        #ko| return ("정사각 레이어에서는 돌아가지만 nn.Linear(4, 2)(weight는 (2, 4))에서는 "
+        #ko|         f"오류가 납니다({type(error_).__name__}: {error_}). 출력과 입력의 "
+        #ko|         "크기가 다른 레이어에서도 맞는 계산이어야 합니다.")
+        #en| return ("it runs for a square layer, but with nn.Linear(4, 2) (weight (2, 4)) "
+        #en|         f"it raises {type(error_).__name__}: {error_}. The computation must "
+        #en|         "hold for a layer whose outputs differ from its inputs too.")
     if isinstance(narrow_got_, str):
         return narrow_got_
+    if (isinstance(narrow_got_, torch.Tensor) and narrow_got_.shape == got_.shape
+            and torch.equal(narrow_got_, got_)):
+        #ko| return ("서로 다른 두 레이어에 같은 결과를 돌려줍니다. 인자로 받은 레이어를 "
+        #ko|         "쓰지 않았습니다(W_Q 같은 전역 변수를 썼나요?). layer.weight를 쓰세요.")
+        #en| return ("it gives the same result for two different layers, so it does not "
+        #en|         "use its argument layer (a global such as W_Q?): use layer.weight.")
     narrow_want_ = torch.nn.functional.linear(x_, narrow_.weight)
     #ko| wrong_shape_ = shape_mistake(narrow_got_, narrow_want_, ("B", "T", "출력"),
     #ko|                              {"입력": 4})
@@ -350,7 +364,17 @@ def ch02_ex_queries(vocab, table, W_Q, queries_for):
         len(vocab_), (int(torch.randint(2, 7, (), generator=gen_)),), generator=gen_).tolist()]
     for other_ in (["fish", "생선을"], ["먹는다"],
                    ["cats", "eat", "생선을", "fish", "cats"], drawn_):
-        got_ = queries_for(other_)
+        try:
+            got_ = queries_for(other_)
+        except (RuntimeError, ValueError, IndexError, KeyError, TypeError) as error_:
+            #ko| return (f"예제에서는 돌아가지만 토큰 {len(other_)}개인 문장 {other_}에서는 "
+            #ko|         f"오류가 납니다({type(error_).__name__}: {error_}). 토큰의 수를 "
+            #ko|         "정해 두지 말고 "
+            #ko|         "tokens의 토큰마다 한 행을 만드세요.")
+            #en| return (f"it runs for the example, but for the {len(other_)}-token "
+            #en|         f"sentence {other_} it raises {type(error_).__name__}: {error_}. "
+            #en|         "Do not fix the number of tokens: "
+            #en|         "make one row per token in tokens.")
         want_other_ = want_(other_)[1]
         if not isinstance(got_, torch.Tensor) or got_.shape != want_other_.shape:
             shape_ = (tuple(got_.shape) if isinstance(got_, torch.Tensor)

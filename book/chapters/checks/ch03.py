@@ -70,7 +70,12 @@ def ch03_ex_pieces(answer_chunk, answer_split):
                                    ("split(4)", split_, [4, 4, 4, 2])):
         if said_ or got_w_ == want_w_:
             continue
-        if not all(isinstance(n_, int) for n_ in got_w_):
+        if any(isinstance(n_, (tuple, list, torch.Size)) for n_ in got_w_):
+            #ko| said_ = (f"{name_}: 조각마다 모양 전체가 아니라 마지막 축의 크기(차원) "
+            #ko|          "하나만 적습니다. ")
+            #en| said_ = (f"{name_}: write one number per piece, the size of its last "
+            #en|          "axis (its width), not its whole shape. ")
+        elif not all(isinstance(n_, int) for n_ in got_w_):
             #ko| said_ = (f"{name_}: 조각의 차원은 정수입니다. "
             #ko|          "특징을 쪼개지 않고 통째로 나눠 담습니다. ")
             #en| said_ = (f"{name_}: widths are whole numbers; "
@@ -174,6 +179,12 @@ def ch03_ex_sections(split_qkv):
             raise
         if got_ is None:
             raise NotAnswered
+        if not all(isinstance(t_, torch.Tensor) for t_ in got_):
+            kinds_ = ", ".join(type(t_).__name__ for t_ in got_)
+            #ko| return (f"세 조각은 qkv를 자른 텐서여야 합니다. 지금 돌려준 것: {kinds_}. "
+            #ko|         "차원의 크기가 아니라, 그 크기로 잘라 낸 텐서를 돌려주세요.")
+            #en| return (f"the three pieces must be tensors cut from qkv, got {kinds_}: "
+            #en|         "return the pieces cut at those widths, not the widths.")
         if len(got_) != 3:
             #ko| return ("조각 3개(q, k, v)를 돌려주어야 하는데 "
             #ko|         f"{len(got_)}개입니다. split(n)에 정수 하나를 "
@@ -294,6 +305,16 @@ def ch03_ex_fuse(fuse_layers):
             #en| return (said_ + "three (C, C) weights joined along dim=0 "
             #en|         "give (3C, C), along dim=1 (C, 3C).")
         raise
+    except TypeError as error:
+        if "cannot assign" not in str(error):
+            raise
+        #ko| return ("layer.weight는 파라미터(nn.Parameter)라서 보통 텐서를 대입할 수 "
+        #ko|         "없습니다. torch.no_grad() 안에서 layer.weight.copy_(...)로 값을 "
+        #ko|         "복사하거나, nn.Parameter(...)로 감싸서 대입하세요.")
+        #en| return ("layer.weight is a parameter (nn.Parameter), so a plain tensor "
+        #en|         "cannot be assigned to it: copy the values in with "
+        #en|         "layer.weight.copy_(...) inside torch.no_grad(), or assign "
+        #en|         "nn.Parameter(...).")
     except AttributeError as error:
         if "NoneType" not in str(error):
             raise

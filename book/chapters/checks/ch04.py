@@ -96,9 +96,17 @@ def ch04_ex_merge(join_heads):
     #ko: 기준값: 헤드들의 결과를 특징 축으로 이어 붙입니다
     #en: the reference: the heads' results concatenated along the feature axis
     joined_ = torch.cat(fresh_.unbind(1), dim=-1)   # H x (B, T, D) -> (B, T, H * D)
+    kept_ = fresh_.clone()
     try:
         got_ = join_heads(fresh_)
     except RuntimeError as error:
+        if "is invalid for input of size" in str(error):
+            #ko| return (f"새 모양의 크기가 입력과 맞지 않습니다({error}). 확인에 쓰는 h는 "
+            #ko|         "(B, H, T, D) = (2, 3, 4, 5)입니다. 예제의 숫자로 적은 크기는 "
+            #ko|         "예제에만 맞으니, 크기를 h.shape에서 읽으세요.")
+            #en| return (f"the new shape's sizes do not fit the input ({error}); the "
+            #en|         "check's h is (B, H, T, D) = (2, 3, 4, 5). Sizes written as the "
+            #en|         "example's numbers fit the example only: read them from h.shape.")
         if "view" not in str(error):
             raise
         #ko| return ("transpose 바로 뒤의 텐서는 연속이 아니라서 "
@@ -107,6 +115,13 @@ def ch04_ex_merge(join_heads):
         #en| return ("right after transpose the tensor is not contiguous, "
         #en|         "so view cannot merge axes. The axis order is right: "
         #en|         "use .contiguous().view(...) or reshape(...).")
+    if fresh_.shape != kept_.shape or not torch.equal(fresh_, kept_):
+        #ko| return ("join_heads가 입력 h를 제자리에서 바꿨습니다(transpose_처럼 _로 끝나는 "
+        #ko|         "연산). 부른 쪽의 h까지 달라집니다. 새 텐서를 돌려주는 transpose를 "
+        #ko|         "쓰고 h는 그대로 두세요.")
+        #en| return ("join_heads changed its input h in place (an op ending in _, such as "
+        #en|         "transpose_), so the caller's h changes too: use transpose, which "
+        #en|         "returns a new tensor, and leave h as it was.")
     wrong_shape_ = shape_mistake(got_, joined_, "B T C", {"H": 3, "D": 5})
     if wrong_shape_:
         return wrong_shape_
@@ -249,6 +264,17 @@ def ch04_ex_qkv(qkv_to_heads):
                 #en|         "so view cannot split it: view the whole "
                 #en|         "last axis as (B, T, 3, H, D) first, then move the axes.")
             raise
+        except (ValueError, IndexError, TypeError) as error_:
+            if "NoneType" in str(error_) or "ellipsis" in str(error_):
+                raise
+            #ko| return (f"qkv가 {tuple(qkv_ex_.shape)}, n_head = {H_qkv_}(C = {C_qkv_}, "
+            #ko|         f"D = {D_})이면 오류가 납니다({type(error_).__name__}: {error_}). "
+            #ko|         "예제의 숫자로 적은 크기는 예제에만 맞습니다. C와 D는 "
+            #ko|         "qkv.shape에서 읽고, 헤드 수는 인자 n_head를 쓰세요.")
+            #en| return (f"with qkv of {tuple(qkv_ex_.shape)} and n_head = {H_qkv_} "
+            #en|         f"(C = {C_qkv_}, D = {D_}) it raises {type(error_).__name__}: "
+            #en|         f"{error_}. A size written as the example's number fits it "
+            #en|         "only: read C and D from qkv.shape and use the argument n_head.")
         if got_ is None or got_ is Ellipsis:
             raise NotAnswered
         if isinstance(got_, torch.Tensor) and got_.dim() == 4:

@@ -105,7 +105,16 @@ def ch05_ex_scale(head_scores):
             #en|         "(2, 5, 12), and cut into 3 heads it is (B, T, H, D) with "
             #en|         "H × D = C, so D = C // H.")
         raise
-    wrong_shape_ = shape_mistake(got_, expected_scores_)
+    wrong_shape_ = shape_mistake(got_, expected_scores_, axes="B H T_q T_k",
+                                 sizes={"C": 12, "D": 4})
+    if (wrong_shape_ and isinstance(got_, torch.Tensor) and got_.dim() == 4
+            and got_.size(1) != 3 and got_.size(1) * got_.size(-1) != 12
+            and got_.shape[2:] == (5, 5)):
+        #ko| return Also(wrong_shape_ + f"헤드가 {got_.size(1)}개인데 인자 H는 3입니다. "
+        #ko|             "헤드 수는 예제의 숫자나 전역 변수가 아니라 인자 H에서 읽으세요. ")
+        #en| return Also(wrong_shape_ + f"there are {got_.size(1)} heads, but the "
+        #en|             "argument H is 3: take the number of heads from the argument H, "
+        #en|             "not the example's number or a global. ")
     if wrong_shape_:
         return wrong_shape_
     #ko: 흔한 실수: transpose 없이 (B, H, T, D)로 바로 view하기
@@ -270,7 +279,16 @@ def ch05_ex_mask(make_mask):
     expected_mask_ = torch.tensor(
         [[[[j <= i and j < n for j in range(6)] for i in range(6)]]
          for n in lengths_.tolist()])
-    got_ = make_mask(lengths_, 6)
+    try:
+        got_ = make_mask(lengths_, 6)
+    except (RuntimeError, IndexError, ValueError, TypeError) as error_:
+        #ko| return ("길이 [5, 3, 1], T = 5에서는 돌아가지만 길이 [2, 4], T = 6에서는 "
+        #ko|         f"오류가 납니다({type(error_).__name__}: {error_}). 문장의 수는 "
+        #ko|         "len(lengths), 길이는 인자 T입니다. 예제의 숫자를 쓰지 마세요.")
+        #en| return ("it runs for lengths [5, 3, 1] and T = 5, but with lengths [2, 4] "
+        #en|         f"and T = 6 it raises {type(error_).__name__}: {error_}. The number "
+        #en|         "of sentences is len(lengths) and the length is the argument T: "
+        #en|         "do not use the example's numbers.")
     if not isinstance(got_, torch.Tensor) or tuple(got_.shape) != (2, 1, 6, 6):
         shape_ = (tuple(got_.shape) if isinstance(got_, torch.Tensor)
                   else type(got_).__name__)

@@ -202,6 +202,27 @@ def ch08_ex_repeat(expand_kv):
             raise NotAnswered
         said_ = shape_mistake(got_, want_, axes="B H T D",
                               sizes={"H_kv": H_kv_, "n_rep": n_rep_})
+        if said_ and isinstance(got_, torch.Tensor) and got_.dim() == 4:
+            #ko: 다른 횟수로 되풀이했거나, 앞쪽 헤드만 되풀이했는지
+            #en: repeated another number of times, or only the first heads repeated?
+            for r_ in range(1, 2 * n_rep_ + 3):
+                if r_ != n_rep_ and torch.equal(got_, k_.repeat_interleave(r_, dim=1)):
+                    #ko| return Also(said_ + f"헤드마다 {r_}번씩 되풀이했는데 n_rep는 "
+                    #ko|             f"{n_rep_}입니다. 예제의 숫자가 아니라 인자 n_rep만큼 "
+                    #ko|             "되풀이하세요. ")
+                    #en| return Also(said_ + f"each head is repeated {r_} times, but n_rep "
+                    #en|             f"is {n_rep_}: repeat by the argument n_rep, not a "
+                    #en|             "number of your own. ")
+            m_ = got_.size(1)
+            if (0 < m_ < H_ and got_.shape[0] == want_.shape[0]
+                    and got_.shape[2:] == want_.shape[2:]
+                    and torch.equal(got_, want_[:, :m_])):
+                #ko| return Also(said_ + f"앞의 헤드 {m_}개는 맞지만 {H_}개가 있어야 "
+                #ko|             f"합니다. 키·밸류 헤드 {H_kv_}개를 모두 되풀이하세요. "
+                #ko|             "헤드 수를 정해 둔 반복문이라면 t.size(1)을 쓰세요. ")
+                #en| return Also(said_ + f"the first {m_} heads are right, but {H_} "
+                #en|             f"belong: repeat all {H_kv_} key/value heads (a loop "
+                #en|             "over a fixed number of heads? use t.size(1)). ")
         if said_:
             for axis_ in (0, 2):
                 if isinstance(got_, torch.Tensor) and torch.equal(
@@ -315,6 +336,18 @@ def ch08_ex_port(GPT2Config, GPT2Attention, port_gpt2_reshape):
     try:
         layer_ = port_gpt2_reshape(block_, 2)
     except RuntimeError as error_:
+        import re as re_
+
+        #ko: 오류가 말하는 두 크기: 만든 레이어 쪽과 복사할 쪽
+        #en: the two sizes the error names: the new layer's and the copied one's
+        sizes_ = [int(n_) for n_ in re_.findall(r"\((\d+)\)", str(error_))[:2]]
+        if "must match the size" in str(error_) and sizes_ == [24, 8]:
+            #ko| return ("레이어의 가중치에 C = 8이 있어야 할 자리에 24 = 3C가 있습니다. "
+            #ko|         "레이어를 C = 24로 만들었습니다. Conv1D는 (입력, 출력)으로 "
+            #ko|         "저장하므로 C는 c_attn.weight.shape[0]입니다.")
+            #en| return ("the layer's weight has 24 = 3C where C = 8 belongs: the layer "
+            #en|         "was made with C = 24. Conv1D stores (in, out), so C is "
+            #en|         "c_attn.weight.shape[0].")
         if "must match the size" in str(error_) or "expanded size" in str(error_):
             #ko| return ("복사할 모양이 맞지 않습니다. Conv1D의 "
             #ko|         "c_attn.weight는 (입력, 출력) = (C, 3C)이고 "

@@ -169,8 +169,9 @@ def ch09_ex_halves(apply_rope):
         #en: other positions in each row: (B, T)
         positions_ = torch.arange(3, 3 + T_) + 4 * torch.arange(B_)[:, None]
         cos_, sin_ = angles_(positions_, D_)                           # (B, T, D) x 2
+        given_ = x_.clone()
         try:
-            got_ = apply_rope(x_, cos_, sin_)
+            got_ = apply_rope(given_, cos_, sin_)
         except NameError:
             raise
         except Exception as error_:
@@ -193,6 +194,13 @@ def ch09_ex_halves(apply_rope):
             #en|         f"{tuple(cos_.shape)}: {type(error_).__name__}: {line_}")
         if got_ is None:
             raise NotAnswered
+        if given_.shape != x_.shape or not torch.equal(given_, x_):
+            #ko| return ("apply_rope가 인자 x를 제자리에서 바꿨습니다(mul_, add_, *= 같은 "
+            #ko|         "연산). 부른 쪽의 쿼리와 키까지 달라집니다. 새 텐서를 계산해 "
+            #ko|         "돌려주고 x는 그대로 두세요.")
+            #en| return ("apply_rope changed its argument x in place (mul_, add_, *=), so "
+            #en|         "the caller's queries or keys change too: compute and return a new "
+            #en|         "tensor, and leave x as it was.")
         said_ = shape_mistake(got_, x_, axes="B H T D")
         if said_:
             return said_
@@ -214,7 +222,9 @@ def ch09_ex_halves(apply_rope):
              #ko|  "transformers는 특징 i와 i + D/2를 짝으로 씁니다.")),
              #en| ("this pairs neighbouring features (0, 1), (2, 3), ...; "
              #en|  "transformers pairs feature i with i + D/2.")),
-            (x_ * cos_ + torch.cat([-x2_, x1_], dim=-1) * sin_,
+            #ko: B = H일 때만 오류 없이 계산되는 실수
+            #en: a slip that computes without an error only when B = H
+            (x_ * cos_ + torch.cat([-x2_, x1_], dim=-1) * sin_ if B_ == H_ else None,
              #ko| ("cos와 sin을 (B, T, D) 그대로 곱해서 "
              #ko|  "배치 축이 헤드 축에 맞춰졌습니다"
              #ko|  "(B = H라서 오류가 나지 않았습니다). "
@@ -259,6 +269,8 @@ def ch09_ex_halves(apply_rope):
              #en| "the sin term is missing: a rotation adds a cos term and a sin term."),
         ]
         for slip_, said_ in slips_:
+            if slip_ is None:
+                continue
             if tuple(slip_.shape) == tuple(got_.shape) and torch.allclose(got_, slip_,
                                                                           atol=1e-5):
                 return said_
@@ -269,8 +281,18 @@ def ch09_ex_halves(apply_rope):
             #ko|         "두 절반이므로 마지막 축(dim=-1)을 나눕니다.")
             #en| return ("this halves the token axis (dim=-2); the pairs are "
             #en|         "halves of the features, the last axis (dim=-1).")
-        return turn_said_(D_) or value_mistake(got_, want_, axes="B H T D") or far_(
+        said_ = turn_said_(D_) or value_mistake(got_, want_, axes="B H T D") or far_(
             got_, want_)
+        if B_ == 3 and isinstance(said_, str) and not isinstance(said_, Also):
+            #ko: 예제 크기에서는 맞고 다른 크기에서만 틀림
+            #en: right on the first sizes, wrong on the others only
+            #ko| said_ = ("x가 (2, 2, 5, 8)일 때는 맞지만 (3, 4, 6, 16)일 때는 틀립니다. "
+            #ko|          "예제에서 읽은 크기(D // 2 = 4 같은)는 그 예제에만 맞으니 "
+            #ko|          "x.shape에서 읽으세요. " + said_)
+            #en| said_ = ("right for x of (2, 2, 5, 8), wrong for (3, 4, 6, 16): a size "
+            #en|          "read from the example (such as D // 2 = 4) fits it only, so read "
+            #en|          "sizes from x.shape. " + said_)
+        return said_
     return True
 
 
@@ -355,12 +377,14 @@ def ch09_ex_positions(positions_for):
             if (got_.numel() == len(lengths_) and T_new_ > 1
                     and any(torch.equal(got_.reshape(-1).long(), lengths_ - c_)
                             for c_ in (0, 1))):
-                #ko| return ("행마다 숫자 하나만 나왔습니다(sum처럼). "
-                #ko|         "위치는 토큰마다 하나입니다. "
-                #ko|         "앞에서부터 누적해서 세세요(cumsum).")
-                #en| return ("one number per row came out (as from "
-                #en|         "sum): positions are one per token; "
-                #en|         "count cumulatively from the left (cumsum).")
+                #ko| return ("행마다 숫자 하나만 나왔습니다. 마지막 토큰의 위치입니다"
+                #ko|         "(sum - 1이나 [:, -1:]처럼). 위치는 새 토큰마다 "
+                #ko|         "하나이므로 앞에서부터 누적해서 세고(cumsum) "
+                #ko|         "마지막 T_new개를 자르세요([:, -T_new:]).")
+                #en| return ("one number per row came out, the last token's position (as "
+                #en|         "sum - 1 or [:, -1:] gives): positions are one per new token; "
+                #en|         "count cumulatively from the left (cumsum) and take the last "
+                #en|         "T_new ([:, -T_new:]).")
             if tuple(got_.shape) == tuple(real_.shape):
                 #ko| more_ = ("real의 모든 자리(T_k개)의 위치를 돌려주었습니다. "
                 #ko|          "새 토큰은 마지막 T_new개입니다.")

@@ -33,8 +33,9 @@ def ch10_ex_llama3(llama3_inv_freq):
             "low_freq_factor": 1.0, "high_freq_factor": 4.0,
             "original_max_position_embeddings": 8192})
     base_ = 1.0 / 500000.0 ** (torch_.arange(0, 64, 2, dtype=torch_.float) / 64)
+    given_ = base_.clone()
     try:
-        got_ = llama3_inv_freq(base_.clone(), 32.0, 1.0, 4.0, 8192)
+        got_ = llama3_inv_freq(given_, 32.0, 1.0, 4.0, 8192)
     except NameError:
         raise
     except Exception as error_:
@@ -45,6 +46,13 @@ def ch10_ex_llama3(llama3_inv_freq):
         #en|         f"low 1, high 4, original 8192: {type(error_).__name__}: {line_}")
     if got_ is None:
         raise NotAnswered
+    if given_.shape != base_.shape or not torch_.equal(given_, base_):
+        #ko| return ("llama3_inv_freq가 인자 inv_freq를 제자리에서 바꿨습니다(mul_, "
+        #ko|         "/=, 인덱스에 대입 같은 연산). 부른 쪽의 inv_freq까지 달라집니다. "
+        #ko|         "새 텐서를 계산해 돌려주고 inv_freq는 그대로 두세요.")
+        #en| return ("llama3_inv_freq changed its argument inv_freq in place (mul_, /=, "
+        #en|         "an assignment to an index), so the caller's inv_freq changes too: "
+        #en|         "compute and return a new tensor, and leave inv_freq as it was.")
     if not isinstance(got_, torch_.Tensor) or tuple(got_.shape) != (32,):
         shape_ = (tuple(got_.shape) if isinstance(got_, torch_.Tensor)
                   else type(got_).__name__)
@@ -369,6 +377,15 @@ def ch10_ex_yarn(answer_attention_scaling, answer_score_factor):
         if abs(answer_attention_scaling - value_) < 5e-4:
             return hint_
     right_ = abs(answer_attention_scaling - scaling_) < 5e-4
+    #ko: 공식은 맞고 factor만 다른 값인지: 0.1 ln(n) + 1을 n으로 되돌려 봅니다
+    #en: the formula right with another factor? 0.1 ln(n) + 1 read back as n
+    n_ = round(math_.exp(min((answer_attention_scaling - 1.0) / 0.1, 20.0)))
+    if (not right_ and 1 < n_ <= 1000
+            and abs(0.1 * math_.log(n_) + 1.0 - answer_attention_scaling) < 5e-4):
+        #ko| return (f"0.1 ln({n_}) + 1을 계산했습니다. 공식은 맞지만 factor가 {n_}입니다. "
+        #ko|         "Qwen3 8B의 factor는 4입니다.")
+        #en| return (f"that is 0.1 ln({n_}) + 1: the formula is right, but with a factor "
+        #en|         f"of {n_}; Qwen3 8B's factor is 4.")
     if right_:
         for value_, hint_ in [
                 #ko| (2 * scaling_, "점수는 두 배가 아니라 제곱만큼 커집니다. 쿼리와 "
@@ -740,6 +757,16 @@ def ch10_ex_mla_bytes(answer_mla_bytes, answer_expanded_bytes):
         #ko|         "어텐션을 계산할 때 잠재 벡터에서 펼쳐 만듭니다.")
         #en| return ("the keys' part that is not rotated (qk_nope_head_dim) is not "
         #en|         "cached: it is expanded from the latent when attention is computed.")
+    if answer_mla_bytes == 27 * (512 + 16 * 64) * 2:
+        #ko| return ("회전한 키 64는 모든 헤드가 함께 씁니다. 헤드마다가 아니라 토큰마다 "
+        #ko|         "한 번만 캐시합니다(512 + 64).")
+        #en| return ("all heads share the rotated key's 64: it is cached once per token, "
+        #en|         "not once per head (512 + 64).")
+    if answer_mla_bytes == mla_ and answer_expanded_bytes == 27 * (16 * 256 + 64) * 2:
+        #ko| return ("펼치면 헤드마다 회전한 64를 따로 가집니다. 헤드 하나의 키는 128 + 64, "
+        #ko|         "곧 16 × (128 + 64 + 128)입니다.")
+        #en| return ("expanded, every head has its own rotated 64: one head's key is "
+        #en|         "128 + 64 wide, so 16 × (128 + 64 + 128).")
     if answer_mla_bytes == 27 * (2 * 512 + 64) * 2:
         #ko| return ("잠재 벡터 하나가 키와 밸류를 함께 만듭니다. 키와 밸류에 "
         #ko|         "하나씩 세지 마세요.")
