@@ -347,8 +347,13 @@ ABBREVIATIONS = ("SDPA", "GQA", "MQA", "MLA")
 
 
 def chapter_text(stem: str, lang: str) -> str:
+    """The chapter's prose, and its code's comments and strings, in the order a reader meets them: the set-up cell,
+    which holds the checks' messages, last (a message is read at its exercise's check cell, at the chapter's end)."""
+    cells = load(stem, lang).cells
+    setup = [c for c in cells if c.cell_type == "code" and "remove-cell" in c.metadata.get("tags", [])
+             and "def check(" in c.source]
     return "\n".join(cell.source if cell.cell_type == "markdown" else "\n".join(comments(cell.source) + strings(cell.source))
-                     for cell in load(stem, lang).cells)
+                     for cell in [c for c in cells if c not in setup] + setup)
 
 
 def unintroduced(text: str) -> list[str]:
