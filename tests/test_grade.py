@@ -811,3 +811,30 @@ def test_a_cgroup_holds_all_the_processes_of_a_submission_together():
             child.kill()
             child.wait()
         cgroup.remove()
+
+
+def test_the_warm_up_is_done_once_and_again_when_a_compiled_module_is_gone(tmp_path, monkeypatch):
+    """A grading run after the first does not warm up again (tools/grade_sandbox.py: WARM_CACHE), unless a module
+    the warm-up imported has lost its compiled form, or what decides the imports changed (here PYTHONPATH). The
+    record is outside everything the sandbox is shown."""
+    from tools import grade_sandbox
+
+    assert not any(p == grade_sandbox.WARM_CACHE or p in grade_sandbox.WARM_CACHE.parents
+                   for p in grade_sandbox.python_paths())
+    monkeypatch.setattr(grade_sandbox, "WARM_CACHE", tmp_path / "cache")
+    (tmp_path / "mods").mkdir()
+    (tmp_path / "mods" / "warm_once_probe.py").write_text("VALUE = 1\n", encoding="utf-8")
+    monkeypatch.setenv("PYTHONPATH", str(tmp_path / "mods"))
+    script = "import warm_once_probe"
+    cache = grade_sandbox._warm_cache(script)
+    assert cache is not None and cache.parent == tmp_path / "cache"
+    assert grade_sandbox._cached_warm_up(cache) is None  # nothing recorded yet
+    grade_sandbox._warm_up(script, tmp_path, cache)
+    compiled = list((tmp_path / "mods" / "__pycache__").glob("warm_once_probe.*.pyc"))
+    assert compiled, "the warm-up compiled nothing"
+    assert str(tmp_path / "mods" / "warm_once_probe.py") in (cache / "modules.txt").read_text(encoding="utf-8")
+    assert grade_sandbox._cached_warm_up(cache) is not None, "a second run would warm up again"
+    monkeypatch.setenv("PYTHONPATH", str(tmp_path))
+    assert grade_sandbox._warm_cache(script) != cache
+    compiled[0].unlink()
+    assert grade_sandbox._cached_warm_up(cache) is None, "a module lost its compiled form: warm up again"
