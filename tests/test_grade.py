@@ -108,7 +108,6 @@ def trimmed(lang: str, stem: str = CH05, keep: tuple[str, ...] = ()) -> nbformat
 def graded(tmp_path_factory):
     folder = tmp_path_factory.mktemp("class")
     done = executed("en")
-    ko = nbformat.read(ROOT / "student" / "ko" / f"{CH05}.ipynb", as_version=4)
 
     # Jupyter, after a real run: right, wrong (scale still divides by sqrt(C), now written otherwise), right
     nb = copy.deepcopy(done)
@@ -118,8 +117,9 @@ def graded(tmp_path_factory):
     colab(done, folder / "Copy of 05_scaled_dot_product.ipynb")
     # VS Code, untouched (the chapter's other cells deleted: quicker to run)
     vscode(trimmed("en"), folder / "lee_vscode.ipynb")
-    # Moodle's folder, its name in NFD as macOS writes it; the Korean notebook: the mask's True and False swapped
-    nb = copy.deepcopy(ko)
+    # Moodle's folder, its name in NFD as macOS writes it; the Korean notebook (trimmed like the others: a whole
+    # notebook of every chapter runs in tests/test_grade_solutions.py): the mask's True and False swapped
+    nb = trimmed("ko")
     answers(nb)[0].source = "answer_w_shape = (2, 8, 3, 7)\nanswer_out_shape = (2, 8, 3, 10)\n"
     answers(nb)[2].source = solutions(CH05, "ko")[2].replace("return tri & real", "return ~(tri & real")
     answers(nb)[2].source = answers(nb)[2].source.replace("None, :]", "None, :])")
