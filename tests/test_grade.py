@@ -108,7 +108,6 @@ def trimmed(lang: str, stem: str = CH05, keep: tuple[str, ...] = ()) -> nbformat
 def graded(tmp_path_factory):
     folder = tmp_path_factory.mktemp("class")
     done = executed("en")
-    ko = nbformat.read(ROOT / "student" / "ko" / f"{CH05}.ipynb", as_version=4)
 
     # Jupyter, after a real run: right, wrong (scale still divides by sqrt(C), now written otherwise), right
     nb = copy.deepcopy(done)
@@ -118,8 +117,9 @@ def graded(tmp_path_factory):
     colab(done, folder / "Copy of 05_scaled_dot_product.ipynb")
     # VS Code, untouched (the chapter's other cells deleted: quicker to run)
     vscode(trimmed("en"), folder / "lee_vscode.ipynb")
-    # Moodle's folder, its name in NFD as macOS writes it; the Korean notebook: the mask's True and False swapped
-    nb = copy.deepcopy(ko)
+    # Moodle's folder, its name in NFD as macOS writes it; the Korean notebook (trimmed like the others: a whole
+    # notebook of every chapter runs in tests/test_grade_solutions.py): the mask's True and False swapped
+    nb = trimmed("ko")
     answers(nb)[0].source = "answer_w_shape = (2, 8, 3, 7)\nanswer_out_shape = (2, 8, 3, 10)\n"
     answers(nb)[2].source = solutions(CH05, "ko")[2].replace("return tri & real", "return ~(tri & real")
     answers(nb)[2].source = answers(nb)[2].source.replace("None, :]", "None, :])")
@@ -846,3 +846,30 @@ def test_a_cgroup_holds_all_the_processes_of_a_submission_together():
             child.kill()
             child.wait()
         cgroup.remove()
+
+
+def test_the_warm_up_is_done_once_and_again_when_a_compiled_module_is_gone(tmp_path, monkeypatch):
+    """A grading run after the first does not warm up again (tools/grade_sandbox.py: WARM_CACHE), unless a module
+    the warm-up imported has lost its compiled form, or what decides the imports changed (here PYTHONPATH). The
+    record is outside everything the sandbox is shown."""
+    from tools import grade_sandbox
+
+    assert not any(p == grade_sandbox.WARM_CACHE or p in grade_sandbox.WARM_CACHE.parents
+                   for p in grade_sandbox.python_paths())
+    monkeypatch.setattr(grade_sandbox, "WARM_CACHE", tmp_path / "cache")
+    (tmp_path / "mods").mkdir()
+    (tmp_path / "mods" / "warm_once_probe.py").write_text("VALUE = 1\n", encoding="utf-8")
+    monkeypatch.setenv("PYTHONPATH", str(tmp_path / "mods"))
+    script = "import warm_once_probe"
+    cache = grade_sandbox._warm_cache(script)
+    assert cache is not None and cache.parent == tmp_path / "cache"
+    assert grade_sandbox._cached_warm_up(cache) is None  # nothing recorded yet
+    grade_sandbox._warm_up(script, tmp_path, cache)
+    compiled = list((tmp_path / "mods" / "__pycache__").glob("warm_once_probe.*.pyc"))
+    assert compiled, "the warm-up compiled nothing"
+    assert str(tmp_path / "mods" / "warm_once_probe.py") in (cache / "modules.txt").read_text(encoding="utf-8")
+    assert grade_sandbox._cached_warm_up(cache) is not None, "a second run would warm up again"
+    monkeypatch.setenv("PYTHONPATH", str(tmp_path))
+    assert grade_sandbox._warm_cache(script) != cache
+    compiled[0].unlink()
+    assert grade_sandbox._cached_warm_up(cache) is None, "a module lost its compiled form: warm up again"

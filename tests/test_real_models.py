@@ -35,13 +35,9 @@ import torch.nn.functional as F
 
 from tools import chapter_code
 
-try:
-    from transformers import GPT2Config
-    from transformers.models.gpt2.modeling_gpt2 import GPT2Attention
-    MISSING = None
-except ImportError as e:  # every test here fails with this message (not a skip, not a collection error)
-    MISSING = (f"chapter 8 and its tests need transformers ({e}); install the pinned requirements: "
-               "pip install -r requirements.txt (make setup)")
+# transformers (3.7 s of CPU to import) is imported by the first test that runs here, not when pytest collects
+# this module in every worker: needs_transformers sets these two
+GPT2Config = GPT2Attention = None
 
 ATOL = 1e-5
 GPT2_SIZES = [(8, 2), (12, 3), (16, 4), (24, 1), (32, 8)]          # (n_embd = C, n_head = H)
@@ -52,8 +48,13 @@ BATCHES = (1, 3)
 
 @pytest.fixture(autouse=True)
 def needs_transformers():
-    if MISSING:
-        pytest.fail(MISSING)
+    global GPT2Config, GPT2Attention
+    try:
+        from transformers import GPT2Config
+        from transformers.models.gpt2.modeling_gpt2 import GPT2Attention
+    except ImportError as e:  # every test here fails with this message (not a skip, not a collection error)
+        pytest.fail(f"chapter 8 and its tests need transformers ({e}); install the pinned requirements: "
+                    "pip install -r requirements.txt (make setup)")
 
 
 pytestmark = pytest.mark.usefixtures("one_thread")  # tests/conftest.py

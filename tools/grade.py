@@ -813,10 +813,11 @@ def grade(args) -> tuple[list[Graded], Path]:
                   f"notebook): {', '.join(ignored[:5])}{' ...' if len(ignored) > 5 else ''}", file=sys.stderr)
         if not subs:
             raise GradeError(f"{folder} holds no files to grade")
-        if not args.no_sandbox:
+        book = [parse(path) for path in chapters()]
+        if not args.no_sandbox:  # every chapter's imports: one warm-up serves every chapter's grading runs
             scratch.home_files = grade_sandbox.warm_bytecode(
-                [cell.text("en") for cell in chapter.cells if cell.kind == "code"], scratch.folder)
-        titles = {(c.stem, lang): c.title(lang) for c in map(parse, chapters()) for lang in LANGS}
+                [cell.text("en") for c in book for cell in c.cells if cell.kind == "code"], scratch.folder)
+        titles = {(c.stem, lang): c.title(lang) for c in book for lang in LANGS}
         limits = Limits(args.cell_timeout, args.timeout, args.memory, sandbox=not args.no_sandbox)
         nested = ("no user namespace inside" if grade_sandbox._probed.get("disable-userns", True) else
                   "user namespaces inside NOT blocked (bubblewrap older than 0.8.0)")

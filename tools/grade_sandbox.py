@@ -279,6 +279,9 @@ def descendants(pid: int) -> list[int]:
 
 
 _warmed: dict[str, dict[str, bytes]] = {}
+# the warm-ups' records (warm_bytecode): the grader's own, outside anything the sandbox shows
+WARM_CACHE = Path(__file__).resolve().parent.parent / "_build" / "grade-warm"
+FONT_DIRS = ("/usr/share/fonts", "/usr/local/share/fonts", "/etc/fonts")
 
 
 def warm_bytecode(sources: list[str], scratch: Path) -> dict[str, bytes]:
@@ -287,11 +290,20 @@ def warm_bytecode(sources: list[str], scratch: Path) -> dict[str, bytes]:
 
     Inside, the venv is read-only: a module without its compiled form there is compiled again in every kernel
     (make's set-up installs with --no-compile), about 2.5 s of CPU for torch and the kernel's own modules each
-    time, so 4 minutes over a class of 100. The import statements are the chapter's own (its code cells, the
-    book's code, never a submission's), run once here in the grader's own Python (once per process: a second
-    grading run in the same process finds them compiled). Matplotlib's list of the system's fonts is made once
-    here too, from the same fonts the sandbox shows (/usr and the venv, at the same paths): in an empty home,
-    every kernel would run fc-list and build it again."""
+    time, so 4 minutes over a class of 100. The import statements are the book's own (its code cells, the
+    book's code, never a submission's: tools/grade.py gives every chapter's, so that one warm-up serves them
+    all), run here in the grader's own Python. Matplotlib's list of the system's fonts is made here too, from
+    the same fonts the sandbox shows (/usr and the venv, at the same paths): in an empty home, every kernel would
+    run fc-list and build it again.
+
+    Done once, not once per grading run: the warm-up (3.7 s of CPU a run, most of it importing torch again to
+    find it compiled) leaves in _build/grade-warm/<key>/ (WARM_CACHE) the font list and the list of the source
+    files it imported. The key is the interpreter, the import statements, PYTHONPATH, the venv's installed
+    packages and the font folders; a later run with the same key reads the font list from there and runs nothing,
+    unless a source file listed has no up-to-date compiled form (a venv whose __pycache__ was removed, a module
+    edited): then it warms up again. The sandbox does not see that folder (the grader copies the font list into
+    each home, as before); only the grader's user writes it, under a lock (two grading runs at once warm up
+    once). Where it cannot be written, the warm-up is done once per process, as before."""
     import ast
 
     imports = ["import ipykernel.kernelapp", "import IPython", "import safetensors.torch", "import matplotlib.font_manager"]
@@ -303,11 +315,100 @@ def warm_bytecode(sources: list[str], scratch: Path) -> dict[str, bytes]:
         imports += [ast.unparse(node) for node in tree.body if isinstance(node, (ast.Import, ast.ImportFrom))]
     script = "\n".join(f"try:\n    {line}\nexcept Exception:\n    pass" for line in dict.fromkeys(imports))
     if script not in _warmed:
-        config = scratch / "matplotlib"  # in the grading run's folder (removed with it)
-        config.mkdir(exist_ok=True)
+        cache = _warm_cache(script)
+        _warmed[script] = _cached_warm_up(cache) if cache is not None else None
+        if _warmed[script] is None:
+            _warmed[script] = _warm_up(script, scratch, cache)
+    return _warmed[script]
+
+
+def _warm_cache(script: str) -> Path | None:
+    """The folder of this warm-up's record in the venv, or None where the grader may not write the venv."""
+    import hashlib
+    import json
+    import sysconfig
+
+    try:
+        WARM_CACHE.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return None
+    if not os.access(WARM_CACHE, os.W_OK):
+        return None
+    packages = sorted(os.listdir(sysconfig.get_paths()["purelib"]))
+    fonts = []
+    for top in FONT_DIRS:
+        for folder, _, _ in os.walk(top):
+            fonts.append((folder, os.stat(folder).st_mtime_ns))
+    key = json.dumps([os.path.realpath(sys.executable), sys.version, script, os.environ.get("PYTHONPATH", ""),
+                      packages, fonts])
+    return WARM_CACHE / hashlib.sha256(key.encode()).hexdigest()[:32]
+
+
+def _compiled(source: str) -> bool:
+    """Whether a source file's compiled form is in its __pycache__ and up to date (its header's mtime and size)."""
+    import importlib.util
+
+    try:
+        st = os.stat(source)
+        with open(importlib.util.cache_from_source(source), "rb") as f:
+            header = f.read(16)
+    except (OSError, ValueError, NotImplementedError):
+        return False
+    return (len(header) == 16 and int.from_bytes(header[4:8], "little") == 0
+            and int.from_bytes(header[8:12], "little") == int(st.st_mtime) & 0xFFFFFFFF
+            and int.from_bytes(header[12:16], "little") == st.st_size & 0xFFFFFFFF)
+
+
+def _cached_warm_up(cache: Path) -> dict[str, bytes] | None:
+    """The home files of an earlier warm-up with the same key, if every module it imported is still compiled."""
+    try:
+        sources = (cache / "modules.txt").read_text(encoding="utf-8").splitlines()
+        files = {f".matplotlib/{p.name}": p.read_bytes() for p in cache.glob("fontlist-*.json")}
+    except OSError:
+        return None
+    return files if sources and all(map(_compiled, sources)) else None
+
+
+def _warm_up(script: str, scratch: Path, cache: Path | None) -> dict[str, bytes]:
+    import fcntl
+    import tempfile
+
+    lock = None
+    if cache is not None:
+        try:
+            cache.parent.mkdir(exist_ok=True)
+            lock = open(cache.parent / "lock", "a")  # noqa: SIM115 - held until the record is written
+            fcntl.flock(lock, fcntl.LOCK_EX)
+        except OSError:
+            cache = None
+    try:
+        if cache is not None:  # another grading run may have warmed up while this one waited for the lock
+            files = _cached_warm_up(cache)
+            if files is not None:
+                return files
+        config = Path(tempfile.mkdtemp(prefix="warm-", dir=scratch))  # in the grading run's folder (removed with it)
+        modules = config / "modules.txt"
+        # and the source files it imported, whose compiled forms a later run checks
+        listing = (f"\nimport sys as _s\nopen({str(modules)!r}, 'w', encoding='utf-8').write('\\n'.join(sorted("
+                   "{f for m in list(_s.modules.values()) if isinstance(f := getattr(m, '__file__', None), str) "
+                   "and f.endswith('.py') and f.startswith('/')})))\n")
         # PYTHONDONTWRITEBYTECODE (set in many Docker images) would make this warm-up write nothing at all
         env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-        subprocess.run([sys.executable, "-c", script], capture_output=True, timeout=300,
+        subprocess.run([sys.executable, "-c", script + listing], capture_output=True, timeout=300,
                        env={**env, "MPLBACKEND": "Agg", "MPLCONFIGDIR": str(config)})
-        _warmed[script] = {f".matplotlib/{p.name}": p.read_bytes() for p in config.glob("fontlist-*.json")}
-    return _warmed[script]
+        fonts = list(config.glob("fontlist-*.json"))
+        files = {f".matplotlib/{p.name}": p.read_bytes() for p in fonts}
+        if cache is not None and modules.is_file():  # not written by a warm-up that failed or timed out
+            try:  # written whole, then renamed into place: a record is complete or absent
+                record = Path(tempfile.mkdtemp(prefix="new-", dir=cache.parent))
+                for path in [*fonts, modules]:
+                    shutil.copyfile(path, record / path.name)
+                record.chmod(0o755)
+                shutil.rmtree(cache, ignore_errors=True)
+                os.replace(record, cache)
+            except OSError:
+                pass
+        return files
+    finally:
+        if lock is not None:
+            lock.close()
