@@ -24,7 +24,10 @@ def ch11_ex_slot(slot):
     #en: the last case drawn (in the grader, a case no student has seen)
     gen_ = check_generator(11)
     size_ = int(torch_.randint(2, 9, (), generator=gen_))
-    cases_.append((torch_.randperm(12, generator=gen_)[:4].tolist(),
+    #ko: 표는 size_칸 이상이라, 흔한 실수(pos % block_size로 블록을 고른 답)도 오류 없이 값을 냅니다
+    #en: a table of at least size_ blocks, so that a usual slip (the block by pos % block_size) gives a
+    #en: value, not an error
+    cases_.append((torch_.randperm(16, generator=gen_)[:max(size_, 4)].tolist(),
                    int(torch_.randint(0, 4 * size_, (), generator=gen_)), size_))
     got_ = []
     for table_, pos_, size_ in cases_:
