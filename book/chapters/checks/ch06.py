@@ -357,13 +357,15 @@ def ch06_ex_order(PortedMHA):
     #en| "with size 1, over the head and query axes.",
 )
 def ch06_ex_padding(padding_mask_from_lengths):
-    #ko: 두 배치(길이가 T_k와 같은 행이 있는 배치, 모든 행에 패딩이 있는 배치)와
-    #ko: 뽑은 배치 하나(채점기에서는 학생이 본 적 없는 길이)
-    #en: two batches (one with a row as long as T_k, one padded in every row) and a
-    #en: drawn one (in the grader, lengths no student has seen)
+    #ko: 두 배치(길이가 T_k와 같은 행이 있는 배치, 모든 행에 패딩이 있는 배치)와, 모든 행에
+    #ko: 패딩이 있는 뽑은 배치 하나(채점기에서는 학생이 본 적 없는 길이. 길이가 모두 T_k이면
+    #ko: < 대신 <=를 쓴 답과 구별되지 않으므로 T_k보다 짧게 뽑습니다)
+    #en: two batches (one with a row as long as T_k, one padded in every row) and a drawn one,
+    #en: padded in every row (in the grader, lengths no student has seen; lengths all T_k
+    #en: would not tell <= from <)
     gen_ = check_generator(6)
     T_drawn_ = int(torch.randint(3, 9, (), generator=gen_))
-    drawn_ = (torch.randint(1, T_drawn_ + 1, (3,), generator=gen_).tolist(), T_drawn_)
+    drawn_ = (torch.randint(1, T_drawn_, (3,), generator=gen_).tolist(), T_drawn_)
     for lengths_, T_k_ in [([2, 5, 3], 5), ([1, 4], 6), drawn_]:
         lengths_ = torch.tensor(lengths_)
         try:
@@ -379,6 +381,14 @@ def ch06_ex_padding(padding_mask_from_lengths):
                 #en|         "give lengths an axis, (B, 1), and "
                 #en|         "the comparison gives (B, T_k).")
             raise
+        want_ = (torch.arange(T_k_) < lengths_[:, None])[:, None, None, :]
+        #ko: 맞는 마스크에서는 실수를 찾지 않습니다(뽑은 길이에서는 어떤 실수의 결과가 우연히
+        #ko: 맞는 마스크와 같을 수 있습니다)
+        #en: a right mask is searched for no slip (with drawn lengths, a slip's result may happen
+        #en: to equal the right mask)
+        if (isinstance(mask_, torch.Tensor) and mask_.dtype == want_.dtype
+                and mask_.shape == want_.shape and torch.equal(mask_, want_)):
+            continue
         want_shape_ = (len(lengths_), 1, 1, T_k_)
         if (isinstance(mask_, torch.Tensor) and mask_.dim() == 4
                 and tuple(mask_.shape) != want_shape_
