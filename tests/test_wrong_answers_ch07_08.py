@@ -585,12 +585,6 @@ FRESH_7 = {
         ("fresh2: right, as a float", MEM.format("1024.0"), None),
     ],
     ("07", "ch07-ex-rescale"): [
-        ("fresh2: acc divided by rescale", blocks(acc="acc / rescale + p @ v_b"),
-         {"ko": "rescale(= 0)으로 나눈 값", "en": "a division by rescale (= 0)"}),
-        ("fresh2: the rescale inverted, acc untouched", blocks(acc="acc + p @ v_b", factor="torch.exp(new_max - row_max)"),
-         {"ko": "NaN이나 inf", "en": "exp(new_max - row_max)"}),
-        ("fresh2: both terms rescaled", blocks(acc="acc * rescale + p @ v_b * rescale"),
-         {"ko": "이번 블록의 p는 이미 새 최댓값 기준입니다", "en": "though p is already on the new maximum"}),
         ("fresh2: row_sum's rescale removed instead", blocks(acc="acc + p @ v_b", total="row_sum + p.sum(dim=-1, keepdim=True)"),
          {"ko": "exp(옛 최댓값 - 새 최댓값)", "en": "nothing accumulated is moved"}),
         ("fresh2: p on the old maximum", FIXED.replace("p = torch.exp(s - new_max)", "p = torch.exp(s - row_max)"),
