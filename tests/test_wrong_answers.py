@@ -425,7 +425,7 @@ def make_mask(lengths, T):
         ("keys before queries", "answer_weights = (3, 3, 9, 4)\nanswer_out = (3, 4, 12)",
          {"ko": "마지막 두 축이 바뀌었습니다", "en": "last two axes are swapped"}),
         ("D for T_k, and D for C", "answer_weights = (3, 3, 4, 4)\nanswer_out = (3, 4, 4)",
-         {"ko": "키의 수 T_k입니다", "en": "the number of keys T_k"}),
+         {"ko": "키의 수 T_k = 9입니다", "en": "the number of keys, T_k = 9"}),
         ("C for the heads", "answer_weights = (3, 12, 4, 9)\nanswer_out = (3, 4, 12)",
          {"ko": "헤드 수 H = 3", "en": "the number of heads, H = 3"}),
         ("out before merging", "answer_weights = (3, 3, 4, 9)\nanswer_out = (3, 3, 4, 4)",
