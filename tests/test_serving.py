@@ -335,6 +335,140 @@ CASES = {
 }
 
 
+# Fresh answers (2026-11-28), written before reading the checks: positions and blocks off by one, the example's
+# table or block size written in, the block by rounding; a mask with its diagonal moved or every block at the top
+# left; the softmax along another axis, the wrong column dropped, log_softmax, a sigmoid, e^sink left out; a merge
+# that adds, averages, takes one chunk or a fixed number of them, or weights upside down.
+LOOP_MASK = ("def block_causal_mask(lengths):\n    N = sum(lengths)\n    m = torch.zeros(N, N, dtype=torch.bool)\n"
+             "    start = 0\n    for n in lengths:\n        m[start:start + n, start:start + n] = BLOCK\n        NEXT\n"
+             "    return m\n")
+SAME = "(seq[:, None] == seq[None, :])"
+JOIN = "    sink = sinks.view(H, 1, 1).expand(H, T_q, 1)\n    return {}\n"
+FRESH = {
+    "ch11-ex-slot": [
+        ("fresh: one block before", SLOT.format("table[pos // block_size - 1], pos % block_size"),
+         {"ko": "블록이 한 칸 앞의 것입니다", "en": "the block is the table's entry one before"}),
+        ("fresh: positions from 1", SLOT.format("table[(pos - 1) // block_size], (pos - 1) % block_size"),
+         {"ko": "위치 pos - 1의 자리입니다", "en": "that is the slot of position pos - 1"}),
+        ("fresh: the example's block size", SLOT.format("table[pos // 4], pos % 4"),
+         {"ko": "답이 인자 block_size를 읽지 않습니다", "en": "your slot ignores block_size"}),
+        ("fresh: the offset from 1", SLOT.format("table[pos // block_size], pos % block_size + 1"),
+         {"ko": "자리가 1 큽니다", "en": "the offset is 1 too large"}),
+        ("fresh: the slot in the whole pool", SLOT.format("table[pos // block_size] * block_size + pos % block_size"),
+         {"ko": "블록 풀 전체에서 센 자리", "en": "the slot counted over the whole pool"}),
+        ("fresh: the block by rounding", SLOT.format("table[round(pos / block_size)], pos % block_size"),
+         {"ko": "pos / block_size를 반올림해 블록을 찾았습니다", "en": "the block was found by rounding pos / block_size"}),
+        ("fresh: the block alone", SLOT.format("table[pos // block_size]"),
+         {"ko": "블록만 돌려주었습니다", "en": "That is the block alone"}),
+        ("fresh: D's table written in", SLOT.format("[6, 1][pos // block_size], pos % block_size"),
+         {"ko": "답이 인자 table을 읽지 않습니다", "en": "your slot ignores its table"}),
+        ("fresh: the offset modulo the table's length", SLOT.format("table[pos // block_size], pos % len(table)"),
+         {"ko": "자리를 len(table)로 나눈 나머지로", "en": "the offset is pos % len(table)"}),
+        ("fresh: right, with int()", SLOT.format("table[int(pos / block_size)], pos - block_size * (pos // block_size)"),
+         None),
+    ],
+    "ch11-ex-packed-mask": [
+        ("fresh: tril(1)", MASK_PREFIX + f"    return torch.ones(N, N, dtype=torch.bool).tril(1) & {SAME}\n",
+         {"ko": "대각선이 1칸 위로(tril(1)) 옮겨졌습니다", "en": "the diagonal is moved 1 up (tril(1))"}),
+        ("fresh: the example's lengths", "def block_causal_mask(lengths):\n"
+         "    seq = torch.repeat_interleave(torch.arange(2), torch.tensor([5, 2]))\n"
+         f"    return torch.ones(7, 7, dtype=torch.bool).tril() & {SAME}\n",
+         {"ko": "모양이 (11, 11)인 텐서여야 하는데 (7, 7)", "en": "expected a tensor of shape (11, 11), got (7, 7)"}),
+        ("fresh: an additive float mask", MASK_PREFIX
+         + f"    return torch.zeros(N, N).masked_fill(~(causal & {SAME}), float('-inf'))\n",
+         {"ko": "자료형이 bool이어야", "en": "the dtype must be bool"}),
+        ("fresh: batch axes added", MASK_PREFIX + f"    return (causal & {SAME})[None, None]\n",
+         {"ko": "(1, 1, 11, 11)", "en": "got (1, 1, 11, 11)"}),
+        ("fresh: the start never moved", LOOP_MASK.replace("BLOCK", "torch.ones(n, n, dtype=torch.bool).tril()")
+         .replace("NEXT", "pass"),
+         {"ko": "모든 시퀀스의 블록이 왼쪽 위에 겹쳐", "en": "every sequence's block is put at the top left"}),
+        ("fresh: triu blocks", LOOP_MASK.replace("BLOCK", "torch.ones(n, n, dtype=torch.bool).triu()")
+         .replace("NEXT", "start += n"), {"ko": "전치되었습니다", "en": "transposed"}),
+        ("fresh: positions only", "def block_causal_mask(lengths):\n"
+         "    pos = torch.cat([torch.arange(n) for n in lengths])\n    return pos[None, :] <= pos[:, None]\n",
+         {"ko": "쿼리 0번이 다른 시퀀스의 키 5번을", "en": "query 0 sees key 5 of another sequence"}),
+        ("fresh: or for and", MASK_PREFIX + f"    return causal | {SAME}\n",
+         {"ko": "다른 시퀀스의 키", "en": "of another sequence"}),
+        ("fresh: blocks one apart too few", LOOP_MASK.replace("BLOCK", "torch.ones(n, n, dtype=torch.bool).tril()")
+         .replace("NEXT", "start += n - 1"), {"ko": "다른 시퀀스의 키", "en": "of another sequence"}),
+        ("fresh: N as the number of sequences", "def block_causal_mask(lengths):\n"
+         "    seq = torch.repeat_interleave(torch.arange(len(lengths)), torch.tensor(lengths))\n"
+         f"    N = len(lengths)\n    return torch.ones(N, N, dtype=torch.bool).tril() & {SAME}\n",
+         {"ko": "오류를 냈습니다: RuntimeError", "en": "raised an error: RuntimeError"}),
+        ("fresh: right, a double loop", "def block_causal_mask(lengths):\n"
+         "    seq = [i for i, n in enumerate(lengths) for _ in range(n)]\n    N = len(seq)\n"
+         "    m = torch.zeros(N, N, dtype=torch.bool)\n    for i in range(N):\n        for j in range(N):\n"
+         "            m[i, j] = seq[i] == seq[j] and j <= i\n    return m\n", None),
+    ],
+    "ch11-ex-sink": [
+        ("fresh: the softmax along the queries", SINK.format(JOIN.format("torch.cat([scores, sink], -1).softmax(dim=1)[..., :-1]")),
+         {"ko": "소프트맥스를 쿼리 축(dim=1)을 따라", "en": "the softmax runs along the query axis (dim=1)"}),
+        ("fresh: the first column dropped", SINK.format(JOIN.format("torch.cat([scores, sink], -1).softmax(-1)[..., 1:]")),
+         {"ko": "첫 열을 떼어 냈습니다", "en": "the first column was dropped"}),
+        ("fresh: the sink first, the last column dropped",
+         SINK.format(JOIN.format("torch.cat([sink, scores], -1).softmax(-1)[..., :-1]")),
+         {"ko": "싱크 열을 앞에 붙이고 마지막 열을", "en": "the sink column went first and the last column was dropped"}),
+        ("fresh: the sink without exp", SINK.format(
+            "    e = scores.exp()\n    return e / (e.sum(-1, keepdim=True) + sinks.view(H, 1, 1))\n"),
+         {"ko": "분모에 싱크 값을 그대로 더했습니다", "en": "the sink is added to the denominator as it is"}),
+        ("fresh: a sigmoid", SINK.format("    return torch.sigmoid(scores)\n"),
+         {"ko": "점수마다 시그모이드를 했습니다", "en": "that is a sigmoid of each score"}),
+        ("fresh: log_softmax", SINK.format(JOIN.format("torch.cat([scores, sink], -1).log_softmax(-1)[..., :-1]")),
+         {"ko": "로그 가중치(log_softmax)입니다", "en": "these are log-weights (log_softmax)"}),
+        ("fresh: four queries written in", SINK.format(
+            "    sink = sinks.view(H, 1, 1).expand(H, 4, 1)\n    return torch.cat([scores, sink], -1).softmax(-1)[..., :-1]\n"),
+         {"ko": "오류를 냈습니다(scores (2, 1, 9)", "en": "raised an error for scores (2, 1, 9)"}),
+        ("fresh: the last score overwritten in place", SINK.format(
+            "    scores[:, :, -1] = sinks[:, None]\n    return scores.softmax(-1)\n"),
+         {"ko": "행마다 합이 1입니다", "en": "every row sums to 1"}),
+        ("fresh: with the sink's weight", SINK.format(
+            "    w = torch.cat([scores, sinks.view(H, 1, 1).expand(H, T_q, 1)], -1).softmax(-1)\n"
+            "    return w[..., :-1], w[..., -1]\n"), {"ko": "tuple", "en": "got tuple"}),
+        ("fresh: the sinks repeated, heads mixed", SINK.format(
+            "    sink = sinks.repeat(T_q).view(H, T_q, 1)\n    return torch.cat([scores, sink], -1).softmax(-1)[..., :-1]\n"),
+         {"ko": "sinks.view(H, 1, 1)", "en": "sinks.view(H, 1, 1)"}),
+        ("fresh: right, with logaddexp", SINK.format(
+            "    lse = torch.logaddexp(torch.logsumexp(scores, -1, keepdim=True), sinks.view(H, 1, 1))\n"
+            "    return torch.exp(scores - lse)\n"), None),
+    ],
+    "ch11-ex-merge": [
+        ("fresh: no [..., None]", MERGE.format(
+            "    share = torch.exp(lses - torch.logsumexp(lses, dim=0))\n    return (share * outs).sum(0)\n"),
+         {"ko": "오류를 냈습니다(outs (5, 3, 4)", "en": "raised an error for outs (5, 3, 4)"}),
+        ("fresh: a plain sum", MERGE.format("    return outs.sum(0)\n"),
+         {"ko": "조각들의 결과를 그냥 더했습니다", "en": "the chunks' results are simply added"}),
+        ("fresh: weighted, then averaged", MERGE.format(
+            "    share = torch.softmax(lses, dim=0)\n    return (share.unsqueeze(-1) * outs).mean(0)\n"),
+         {"ko": "가중한 결과를 더하지 않고 평균했습니다", "en": "the weighted results are averaged"}),
+        ("fresh: the log-sum-exp over the heads", MERGE.format(
+            "    total = torch.logsumexp(lses, dim=1, keepdim=True)\n"
+            "    return (torch.exp(lses - total)[..., None] * outs).sum(0)\n"),
+         {"ko": "헤드 축(1번 축)으로 정규화", "en": "normalised along the heads (axis 1)"}),
+        ("fresh: no exponential", MERGE.format(
+            "    w = lses - lses.amax(0)\n    return (w[..., None] * outs).sum(0) / w.sum(0)[..., None]\n"),
+         {"ko": "지수 함수 없이", "en": "without the exponential"}),
+        ("fresh: the last chunk", MERGE.format("    return outs[-1]\n"),
+         {"ko": "조각 4의 결과 하나만", "en": "that is chunk 4's result alone"}),
+        ("fresh: the weights upside down", MERGE.format(
+            "    total = torch.logsumexp(lses, dim=0)\n    return (torch.exp(total - lses)[..., None] * outs).sum(0)\n"),
+         {"ko": "가중치가 뒤집혔습니다", "en": "the weights are upside down"}),
+        ("fresh: two chunks written in", MERGE.format(
+            "    s = torch.softmax(lses, dim=0)\n    return outs[0] * s[0][:, None] + outs[1] * s[1][:, None]\n"),
+         {"ko": "앞의 조각 2개만 더했습니다", "en": "only the first 2 chunks are added"}),
+        ("fresh: with the total", MERGE.format(
+            "    total = torch.logsumexp(lses, dim=0)\n    return (torch.exp(lses - total)[..., None] * outs).sum(0), total\n"),
+         {"ko": "tuple", "en": "got tuple"}),
+        ("fresh: the maximum along the heads", MERGE.format(
+            "    w = torch.exp(lses - lses.amax(1, keepdim=True))\n"
+            "    return (w[..., None] * outs).sum(0) / w.sum(0)[..., None]\n"),
+         {"ko": "최댓값을 조각마다 헤드 축(1번 축)을 따라", "en": "the maximum subtracted was taken along the heads"}),
+        ("fresh: right, with einsum", MERGE.format("    return torch.einsum('nh,nhd->hd', torch.softmax(lses, 0), outs)\n"),
+         None),
+    ],
+}
+for _label, _answers in FRESH.items():
+    CASES[_label] = CASES[_label] + _answers
+
 @pytest.mark.parametrize("lang", ["ko", "en"])
 @pytest.mark.parametrize(("label", "name"), [(label, a[0]) for label, answers in CASES.items() for a in answers])
 def test_a_typical_answer_gets_the_message_meant_for_it(label, name, lang):

@@ -425,7 +425,7 @@ def make_mask(lengths, T):
         ("keys before queries", "answer_weights = (3, 3, 9, 4)\nanswer_out = (3, 4, 12)",
          {"ko": "마지막 두 축이 바뀌었습니다", "en": "last two axes are swapped"}),
         ("D for T_k, and D for C", "answer_weights = (3, 3, 4, 4)\nanswer_out = (3, 4, 4)",
-         {"ko": "키의 수 T_k입니다", "en": "the number of keys T_k"}),
+         {"ko": "키의 수 T_k = 9입니다", "en": "the number of keys, T_k = 9"}),
         ("C for the heads", "answer_weights = (3, 12, 4, 9)\nanswer_out = (3, 4, 12)",
          {"ko": "헤드 수 H = 3", "en": "the number of heads, H = 3"}),
         ("out before merging", "answer_weights = (3, 3, 4, 9)\nanswer_out = (3, 3, 4, 4)",
@@ -2150,10 +2150,10 @@ class DropoutAttend(MultiHeadAttention):
     ("07", "ch07-ex-memory"): [
         ("GB (10**9 bytes), not MiB", "answer_mib = 4 * 8 * 4096 * 4096 * 2 / 10**9", {"ko": "10**9로 나누면 GB입니다. MiB는 2**20바이트입니다.", "en": "dividing by 10**9 gives GB; a MiB is 2**20"}),
         ("scores and weights both", "answer_mib = 2 * 4 * 8 * 4096 * 4096 * 2 / 2**20", {"ko": "2배입니다. 두 가지로 읽힙니다. (1) float16의 원소 하나는 4바이트가 아니라 2바이트이고, 묻는 것은", "en": "2 times too large: either (1) an element of float16 takes"}),
-        ("T x D, not T x T (D = 64)", "answer_mib = 4 * 8 * 4096 * 64 * 2 / 2**20", {"ko": "정답의 1/64입니다. B = 4, H = 8, T × T = 4096 ×", "en": "1/64 of the right value: no single one of B"}),
+        ("T x D, not T x T (D = 64)", "answer_mib = 4 * 8 * 4096 * 64 * 2 / 2**20", {"ko": "T × T개가 아니라 T × 64개를 센 것과 같습니다", "en": "as if T × 64 were counted instead of T × T"}),
         ("MB (10**6 bytes)", "answer_mib = 4 * 8 * 4096 * 4096 * 2 / 10**6", {"ko": "10**6으로 나누면 MB입니다. MiB는 2**20바이트입니다.", "en": "dividing by 10**6 gives MB; a MiB is 2**20"}),
         ("as text", "answer_mib = '1024 MiB'", {"ko": "MiB 수를 숫자로 적으세요(글자가 아니라). 지금 답: '1024 MiB'", "en": "write the number of MiB as a number, not text;"}),
-        ("bits, not bytes", "answer_mib = 4 * 8 * 4096 * 4096 * 16 / 2**20", {"ko": "8배입니다. 비트 수를 세었습니다. 1바이트는 8비트입니다.", "en": "8 times too large: that counts bits; a byte is"}),
+        ("bits, not bytes", "answer_mib = 4 * 8 * 4096 * 4096 * 16 / 2**20", {"ko": "비트 수를 세었습니다. 1바이트는 8비트입니다.", "en": "that counts bits; a byte is 8 bits"}),
         ("float32 and no heads", "answer_mib = 4 * 4096 * 4096 * 4 / 2**20", {"ko": "배치의 시퀀스 4개를 모두 세세요(B = 4).", "en": "either (1) count all 4 sequences of the batch (B = 4);"}),
     ],
     ("07", "ch07-ex-rescale"): [

@@ -1612,6 +1612,120 @@ for _key, _answers in FRESH.items():
     ANSWERS[_key] = ANSWERS.get(_key, []) + _answers
 
 
+# Fresh answers, second round (2026-11-28), chapter 6's shapes, order and dropout, written before reading their
+# checks: T_q where T_k belongs, the output after the heads, the example's C written in, a softmax along the
+# queries, self.training called, an nn.Dropout made in attend.
+SHAPES6 = "answer_weights = {}\nanswer_out = {}"
+PORTED = (
+    "class PortedMHA(MultiHeadAttention):\n"
+    "    def project(self, query, key, value):\n"
+    "        C = self.d_model\n"
+    "        w_q, w_k, w_v = self.in_proj.weight.split(C)\n"
+    "        b_q, b_k, b_v = self.in_proj.bias.split(C)\n"
+    "        return (F.linear(query, w_q, b_q),\n"
+    "                F.linear(key, w_k, b_k),\n"
+    "                F.linear(value, w_v, b_v))\n")
+ATTEND = (
+    "class DropoutAttend(MultiHeadAttention):\n"
+    "    def attend(self, q, k, v, mask):\n"
+    "        scores = q @ k.transpose(-2, -1) / math.sqrt(q.size(-1))\n"
+    "        if mask is not None:\n"
+    "            scores = scores.masked_fill(~mask, float('-inf'))\n"
+    "        weights = DROP\n"
+    "        return OUT\n")
+
+
+def attend_with(drop, out="weights @ v, weights"):
+    return ATTEND.replace("DROP", drop).replace("OUT", out)
+
+
+FRESH_6 = {
+    ("06", "ch06-ex-shapes"): [
+        ("fresh2: T_q and T_k swapped", SHAPES6.format((3, 3, 9, 4), (3, 4, 12)),
+         {"ko": "가중치의 마지막 두 축이 바뀌었습니다. 행이 쿼리", "en": "the weights' last two axes are swapped"}),
+        ("fresh2: queries against queries", SHAPES6.format((3, 3, 4, 4), (3, 4, 12)),
+         {"ko": "4는 쿼리의 수 T_q(쿼리끼리의 가중치)이거나", "en": "4 is T_q (queries against queries) or"}),
+        ("fresh2: the output along the keys", SHAPES6.format((3, 3, 4, 9), (3, 9, 12)),
+         {"ko": "출력은 키가 아니라 쿼리를 따라갑니다(T_q = 4)", "en": "the output follows the queries (T_q = 4)"}),
+        ("fresh2: heads not merged", SHAPES6.format((3, 3, 4, 9), (3, 3, 4, 4)),
+         {"ko": "출력은 헤드를 합친 뒤의 모양입니다. W_O를 지나면", "en": "the output is taken after the heads are merged"}),
+        ("fresh2: the output D wide", SHAPES6.format((3, 3, 4, 9), (3, 4, 4)),
+         {"ko": "헤드 하나의 차원 D가 아니라 헤드를 합친 C = 12", "en": "not one head's width D"}),
+        ("fresh2: keys against keys", SHAPES6.format((3, 3, 9, 9), (3, 9, 12)),
+         {"ko": "answer_weights: 축 번호 2: T_q = 4인데 9입니다", "en": "answer_weights: axis 2 is T_q = 4"}),
+        ("fresh2: (B, T_q, H, T_k)", SHAPES6.format((3, 4, 3, 9), (3, 4, 12)),
+         {"ko": "answer_weights: 크기는 맞지만 축의 순서가", "en": "the sizes are right but the axes are in another order"}),
+        ("fresh2: the output 3C wide", SHAPES6.format((3, 3, 4, 9), (3, 4, 36)),
+         {"ko": "answer_out: 축 번호 2: C = 12인데 36입니다", "en": "answer_out: axis 2 is C = 12, got 36"}),
+        ("fresh2: the weights with a D axis", SHAPES6.format((3, 3, 4, 4, 9), (3, 4, 12)),
+         {"ko": "answer_weights: 크기 4인 축이 하나 더 있습니다", "en": "answer_weights: one axis too many"}),
+        ("fresh2: right, torch.Size", SHAPES6.format("torch.Size([3, 3, 4, 9])", "torch.Size([3, 4, 12])"), None),
+    ],
+    ("06", "ch06-ex-order"): [
+        ("fresh2: the biases still swapped", PORTED.replace("b_q, b_k, b_v = ", "b_k, b_q, b_v = "),
+         {"ko": "가중치의 순서는 맞았습니다. 편향도 같은 순서로", "en": "the weights are in order now; split the biases"}),
+        ("fresh2: q, v, k", PORTED.replace("w_q, w_k, w_v = ", "w_q, w_v, w_k = ").replace("b_q, b_k, b_v = ", "b_q, b_v, b_k = "),
+         {"ko": "k: F.linear(key, W_V). v: F.linear(value, W_K)", "en": "each input (query, key, value) goes with its own slice"}),
+        ("fresh2: split along dim 1", PORTED.replace("self.in_proj.weight.split(C)", "self.in_proj.weight.split(C, dim=1)"),
+         {"ko": "세 조각으로 나뉘지 않았습니다. in_proj.weight (3C, C)는", "en": "the split did not give three slices"}),
+        ("fresh2: weights transposed", PORTED.replace("w_q, b_q)", "w_q.T, b_q)").replace("w_k, b_k)", "w_k.T, b_k)")
+         .replace("w_v, b_v)", "w_v.T, b_v)"),
+         {"ko": "F.linear(x, w, b)는 x @ w.T + b", "en": "F.linear(x, w, b) is x @ w.T + b"}),
+        ("fresh2: all from query", PORTED.replace("F.linear(key,", "F.linear(query,").replace("F.linear(value,", "F.linear(query,"),
+         {"ko": "크로스 어텐션에서는 key와 value가 query와 다른 텐서", "en": "in cross-attention key and value are other tensors"}),
+        ("fresh2: no biases", PORTED.replace(", b_q)", ")").replace(", b_k)", ")").replace(", b_v)", ")"),
+         {"ko": "가중치는 맞았지만 편향이 빠졌습니다. in_proj.bias도", "en": "the weights are right but the biases are missing"}),
+        ("fresh2: the example's C written in", PORTED.replace("C = self.d_model", "C = 8"),
+         {"ko": "C = 8인 레이어에서는 맞지만 C = 12, 헤드 3개인 레이어에서는",
+          "en": "right for a layer with C = 8, but for one with C = 12 and 3 heads"}),
+        ("fresh2: k and v returned swapped", PORTED.replace(
+            "F.linear(key, w_k, b_k),\n                F.linear(value, w_v, b_v)",
+            "F.linear(key, w_v, b_v),\n                F.linear(value, w_k, b_k)"),
+         {"ko": "k: F.linear(key, W_V). v: F.linear(value, W_K)", "en": "k is key projected with W_V"}),
+        ("fresh2: v from key", PORTED.replace("F.linear(value, w_v, b_v)", "F.linear(key, w_v, b_v)"),
+         {"ko": "쿼리와 키는 맞았습니다. v: key에서 계산됩니다", "en": "queries and keys are right; v is computed from key"}),
+        ("fresh2: q scaled", PORTED.replace("F.linear(query, w_q, b_q)", "F.linear(query, w_q, b_q) / math.sqrt(C // self.n_head)"),
+         {"ko": "q: 맞는 값의 0.5배입니다. 입력마다", "en": "q is 0.5 times the right values"}),
+        ("fresh2: right, by chunk", PORTED.replace("self.in_proj.weight.split(C)", "self.in_proj.weight.chunk(3)")
+         .replace("self.in_proj.bias.split(C)", "self.in_proj.bias.chunk(3)"), None),
+    ],
+    ("06", "ch06-ex-dropout"): [
+        ("fresh2: training=True", attend_with("F.dropout(torch.softmax(scores, dim=-1), p=self.dropout, training=True)"),
+         {"ko": "평가 모드(eval())에서도 여전히 지우고", "en": "in evaluation mode (eval()) it still drops"}),
+        ("fresh2: an nn.Dropout made in attend", attend_with("nn.Dropout(self.dropout)(torch.softmax(scores, dim=-1))"),
+         {"ko": "attend 안에서 만든 nn.Dropout은 새 모듈이라", "en": "an nn.Dropout made inside attend is a new module"}),
+        ("fresh2: the mode inverted", attend_with(
+            "F.dropout(torch.softmax(scores, dim=-1), p=self.dropout, training=not self.training)"),
+         {"ko": "모드가 뒤바뀌었습니다. 학습 모드에서는 지우지 않고", "en": "the modes are swapped: it drops in evaluation mode"}),
+        ("fresh2: dropout on the scores", attend_with(
+            "torch.softmax(F.dropout(scores, p=self.dropout, training=self.training), dim=-1)"),
+         {"ko": "드롭아웃이 가중치가 아닌 곳에 걸렸습니다", "en": "the dropout acts on something other than the weights"}),
+        ("fresh2: no dropout", attend_with("torch.softmax(scores, dim=-1)"),
+         {"ko": "학습 모드에서 두 번 부른 결과가 같습니다", "en": "in training mode two calls gave the same result"}),
+        ("fresh2: dropout on the output", attend_with(
+            "torch.softmax(scores, dim=-1)", "F.dropout(weights @ v, self.dropout, self.training), weights"),
+         {"ko": "어텐션의 출력(weights @ v)을", "en": "the dropout erases attention's output"}),
+        ("fresh2: the keep probability as p", attend_with(
+            "F.dropout(torch.softmax(scores, dim=-1), p=1 - self.dropout, training=self.training)"),
+         {"ko": "지우는 확률이 0.75, 곧 1 - p로 들어갔습니다", "en": "the drop probability went in as 0.75, 1 - p"}),
+        ("fresh2: self.training called", attend_with(
+            "F.dropout(torch.softmax(scores, dim=-1), p=self.dropout, training=self.training())"),
+         {"ko": "self.training은 메서드가 아니라", "en": "self.training is an attribute holding True or False"}),
+        ("fresh2: kept weights not rescaled", attend_with(
+            "torch.softmax(scores, dim=-1) * ((torch.rand_like(scores) >= self.dropout) if self.training else 1)"),
+         {"ko": "0이 되지만, 남은 가중치가 커지지 않았습니다", "en": "but the ones kept are not scaled up"}),
+        ("fresh2: p written in", attend_with("F.dropout(torch.softmax(scores, dim=-1), p=0.1, training=self.training)"),
+         {"ko": "지우는 확률이 0.1일 때의 배율입니다", "en": "the scale of a drop probability of 0.1"}),
+        ("fresh2: the softmax along the queries", attend_with(
+            "F.dropout(torch.softmax(scores, dim=-2), p=self.dropout, training=self.training)"),
+         {"ko": "소프트맥스를 쿼리 축(dim=-2)을 따라 했습니다", "en": "the softmax runs along the queries (dim=-2)"}),
+        ("fresh2: right, p 0 in evaluation", attend_with(
+            "F.dropout(torch.softmax(scores, dim=-1), p=self.dropout if self.training else 0.0)"), None),
+    ],
+}
+for _key, _answers in FRESH_6.items():
+    ANSWERS[_key] = ANSWERS[_key] + _answers
+
 @pytest.mark.parametrize("lang", ["ko", "en"])
 @pytest.mark.parametrize(("chapter", "label", "name"), answer_params(ANSWERS))
 def test_a_learners_wrong_answer_of_chapters_1_to_6_is_named(chapter, label, name, lang):

@@ -151,9 +151,9 @@ CASES_78 = {
         ("the rescale on the new part only", blocks(acc="acc + p @ v_b * rescale"),
          {"ko": "누적한 값 acc: rescale을 옛 값이 아니라 이번 블록의 몫에", "en": "the accumulator acc has rescale on this block's part instead"}),
         ("the exponent inverted in the accumulator", blocks(acc="acc * torch.exp(new_max - row_max) + p @ v_b"),
-         {"ko": "exp(new_max - row_max) = inf이고, 0 × inf는 NaN", "en": "exp(new_max - row_max) = inf, and 0 × inf is NaN"}),
+         {"ko": "exp(new_max - row_max)나", "en": "but exp(new_max - row_max),"}),
         ("the loop never runs", blocks(stop="k.size(-2) - k.size(-2)"),
-         {"ko": "루프가 한 번도 돌지 않아 0 / 0이 되었거나", "en": "either the loop never ran"}),
+         {"ko": "루프가 한 번도 돌지 않아 0 / 0이 되었습니다", "en": "Or the loop never ran"}),
         ("each block normalised, then averaged", """
 def attention_blocks(q, k, v, block):
     outs = []
@@ -240,7 +240,8 @@ def attention_blocks(q, k, v, block):
         ("a tensor", "answer_mib = torch.tensor(4 * 8 * 4096 * 4096 * 2 / 2**20 / 8)",
          {"ko": "헤드 8개가", "en": "each of the 8 heads"}),
         ("four times: float32 and both tensors", "answer_mib = 4096",
-         {"ko": "정답의 4배입니다. B = 4, H = 8", "en": "4 times too large: no single one"}),
+         {"ko": "원소 하나에 4바이트(float32)를 쓰고 점수와 가중치 두 텐서를",
+          "en": "4 bytes per element (float32) and both tensors"}),
         ("negative", "answer_mib = -1024", {"ko": "메모리의 크기는 0보다 큰 수여야", "en": "cannot be a size"}),
         ("close, rounded badly", "answer_mib = 1023",
          {"ko": "거의 맞았지만", "en": "close, but"}),
@@ -552,6 +553,85 @@ FRESH = {('08', 'ch08-ex-gqa-shapes'): [('fresh: width 3C',
                                 {'ko': 'answer_ratio는 맞았습니다.', 'en': '1.049e+06 times too large:'})]}
 for _key, _answers in FRESH.items():
     CASES_78[_key] = CASES_78.get(_key, []) + _answers
+
+# Fresh answers, second round (2026-11-28), chapter 7, written before reading its checks: units and factors
+# (MB, GiB, KiB × 1000, float32, B or H twice, T × D for T × T), the fix put on the wrong line of the online
+# softmax (a division by rescale, p on the old maximum, exp(rescale)), projections counted on the wrong tokens,
+# a global T, a mean of the two lengths.
+MEM = "answer_mib = {}"
+FIXED = blocks(acc="acc * rescale + p @ v_b")
+FRESH_7 = {
+    ("07", "ch07-ex-memory"): [
+        ("fresh2: MB", MEM.format("4 * 8 * 4096 * 4096 * 2 / 10**6"),
+         {"ko": "10**6으로 나누면 MB입니다", "en": "dividing by 10**6 gives MB"}),
+        ("fresh2: float32", MEM.format("4 * 8 * 4096 * 4096 * 4 / 2**20"),
+         {"ko": "4바이트가 아니라 2바이트", "en": "takes 2 bytes, not 4"}),
+        ("fresh2: the batch left out", MEM.format("8 * 4096 * 4096 * 2 / 2**20"),
+         {"ko": "배치의 시퀀스 4개를 모두 세세요", "en": "count all 4 sequences of the batch"}),
+        ("fresh2: the heads left out", MEM.format("4 * 4096 * 4096 * 2 / 2**20"),
+         {"ko": "헤드 8개가 저마다 점수 행렬을", "en": "each of the 8 heads has its own score matrix"}),
+        ("fresh2: GiB", MEM.format("4 * 8 * 4096 * 4096 * 2 / 2**30"),
+         {"ko": "GiB입니다(2**30으로 나눔)", "en": "that is GiB (divided by 2**30)"}),
+        ("fresh2: elements", MEM.format("4 * 8 * 4096 * 4096 / 2**20"),
+         {"ko": "원소의 수입니다", "en": "that counts elements"}),
+        ("fresh2: a tuple", MEM.format("(1024,)"),
+         {"ko": "MiB 수를 숫자로 적으세요", "en": "write the number of MiB as a number"}),
+        ("fresh2: T by a head's width", MEM.format("4 * 8 * 4096 * 64 * 2 / 2**20"),
+         {"ko": "T × T개가 아니라 T × 64개를 센 것과 같습니다", "en": "as if T × 64 were counted instead of T × T"}),
+        ("fresh2: KiB then kB", MEM.format("4 * 8 * 4096**2 * 2 / 1024 / 1000"),
+         {"ko": "1024와 1000으로 나누어 KiB와 kB를 섞었습니다", "en": "dividing by 1024 and by 1000 mixes KiB and kB"}),
+        ("fresh2: B twice", MEM.format("4 * 8 * 4096 * 4096 * 2 / 2**20 * 4"),
+         {"ko": "배치 크기 B = 4가 두 번 곱해졌습니다", "en": "the batch size B = 4 went in twice"}),
+        ("fresh2: right, as a float", MEM.format("1024.0"), None),
+    ],
+    ("07", "ch07-ex-rescale"): [
+        ("fresh2: row_sum's rescale removed instead", blocks(acc="acc + p @ v_b", total="row_sum + p.sum(dim=-1, keepdim=True)"),
+         {"ko": "exp(옛 최댓값 - 새 최댓값)", "en": "nothing accumulated is moved"}),
+        ("fresh2: p on the old maximum", FIXED.replace("p = torch.exp(s - new_max)", "p = torch.exp(s - row_max)"),
+         {"ko": "new_max가 아니라 row_max를 뺀 exp(s - row_max)", "en": "exp(s - row_max) with row_max where new_max"}),
+        ("fresh2: the sum squeezed at the end", FIXED.replace("return acc / row_sum", "return acc / row_sum.squeeze(-1)"),
+         {"ko": "RuntimeError", "en": "your function raised RuntimeError"}),
+        ("fresh2: the whole v", blocks(acc="acc * rescale + p @ v"),
+         {"ko": "RuntimeError", "en": "your function raised RuntimeError"}),
+        ("fresh2: exp of the rescale", blocks(acc="acc * torch.exp(rescale) + p @ v_b"),
+         {"ko": "acc와 row_sum에 곱하는 것", "en": "at what multiplies acc and row_sum"}),
+        ("fresh2: no square root", blocks(scale="1"),
+         {"ko": "√d_k", "en": "the scores are not divided by √d_k"}),
+        ("fresh2: acc moved, the sum no longer", blocks(acc="acc * rescale + p @ v_b",
+                                                       total="row_sum + p.sum(dim=-1, keepdim=True)"),
+         {"ko": "row_sum", "en": "but row_sum stays on the old one"}),
+        ("fresh2: right, in place", FIXED.replace("acc = acc * rescale + p @ v_b", "acc *= rescale\n        acc += p @ v_b"),
+         None),
+    ],
+    ("07", "ch07-ex-flops"): [
+        ("fresh2: self-attention on T_q", FLOPS.format("8 * B * T_q * C * C + 4 * B * T_q * T_q * C"),
+         {"ko": "셀프 어텐션의 식에 T = T_q를 넣은 값입니다", "en": "the self-attention count with T = T_q"}),
+        ("fresh2: every projection on T_k", FLOPS.format("8 * B * T_k * C * C + 4 * B * T_q * T_k * C"),
+         {"ko": "T_k", "en": "all four projections are counted on T_k tokens"}),
+        ("fresh2: multiply-adds", FLOPS.format("B * T_q * C * C + 2 * B * T_k * C * C + 2 * B * T_q * T_k * C + B * T_q * C * C"),
+         {"ko": "FLOP 2개", "en": "one multiply-add is 2 FLOPs"}),
+        ("fresh2: no output projection", FLOPS.format("2 * B * T_q * C * C + 4 * B * T_k * C * C + 4 * B * T_q * T_k * C"),
+         {"ko": "W_O", "en": "the output projection W_O) is missing"}),
+        ("fresh2: attention over 8 heads", FLOPS.format("4 * B * T_q * C * C + 4 * B * T_k * C * C + 4 * B * T_q * T_k * C // 8"),
+         {"ko": "어텐션의 두 곱(점수와 가중합)의 항이", "en": "the term of attention's two products"}),
+        ("fresh2: a tuple", FLOPS.format("(4 * B * T_q * C * C + 4 * B * T_k * C * C, 4 * B * T_q * T_k * C)"),
+         {"ko": "지금은 tuple입니다", "en": "not a tuple"}),
+        ("fresh2: attention times 8 heads", FLOPS.format("4 * B * T_q * C * C + 4 * B * T_k * C * C + 32 * B * T_q * T_k * C"),
+         {"ko": "B·T_q·T_k·C 항의 계수가 32", "en": "the coefficient of B·T_q·T_k·C is 32"}),
+        ("fresh2: one attention product", FLOPS.format("4 * B * T_q * C * C + 4 * B * T_k * C * C + 2 * B * T_q * T_k * C"),
+         {"ko": "어텐션에는 행렬 곱이 두 번 있습니다", "en": "attention has two matrix products"}),
+        ("fresh2: the mean of the lengths", FLOPS.format("8 * B * ((T_q + T_k) // 2) * C * C + 4 * B * T_q * T_k * C"),
+         {"ko": "몇몇 크기에서만 맞는 계산(정수 나눗셈 //", "en": "something holds at some sizes only (a floor division //"}),
+        ("fresh2: W_V on the queries", FLOPS.format("6 * B * T_q * C * C + 2 * B * T_k * C * C + 4 * B * T_q * T_k * C"),
+         {"ko": "T_q", "en": "3 on the T_q tokens and 1 on the T_k tokens"}),
+        ("fresh2: the notebook's T", "T = 12\n" + FLOPS.format("4 * B * T_q * C * C + 4 * B * T_k * C * C + 4 * B * T * T * C"),
+         {"ko": "B·T_q·T_k·C 항의 계수가 0", "en": "the coefficient of B·T_q·T_k·C is 0"}),
+        ("fresh2: right, step by step", FLOPS.format("2 * B * T_q * C * C * 2 + 2 * B * T_k * C * 2 * C + 2 * 2 * B * T_q * T_k * C"),
+         None),
+    ],
+}
+for _key, _answers in FRESH_7.items():
+    CASES_78[_key] = CASES_78[_key] + _answers
 
 
 @pytest.mark.parametrize("lang", ["ko", "en"])

@@ -657,6 +657,126 @@ for _key, _answers in FRESH.items():
     CASES_9_10[_key] = CASES_9_10.get(_key, []) + _answers
 
 
+# Fresh answers, second round (2026-11-28), chapter 9's prefill, rolling cache and cache size, written before
+# reading their checks: right padding, positions not passed, the mask on the queries or without its head axis;
+# the cut along the heads or the features, by a number, by narrow (a prompt shorter than the window); H for
+# H / H_kv, the two answers swapped.
+PREFILL_9 = (
+    "def prefill(layer, x, lengths):\n"
+    "    B, T, _ = x.shape\n"
+    "    real = REAL\n"
+    "    positions = POS\n"
+    "    mask = MASK\n"
+    "    cache = KVCache()\n"
+    "    return RET\n")
+
+
+def prefill_with(real="torch.arange(T) >= (T - lengths)[:, None]", pos="(real.cumsum(dim=-1) - 1).clamp(min=0)",
+                 mask="real[:, None, None, :] & causal_mask(T, T)",
+                 ret="layer(x, mask=mask, positions=positions, cache=cache), cache"):
+    return PREFILL_9.replace("REAL", real).replace("POS", pos).replace("MASK", mask).replace("RET", ret)
+
+
+ROLLING_9 = (
+    "class WindowCache(KVCache):\n"
+    "    def __init__(self, window):\n"
+    "        super().__init__()\n"
+    "        self.window = window\n\n"
+    "    def append(self, k, v):\n"
+    "        k_all, v_all = super().append(k, v)\n"
+    "        self.k, self.v = KS, VS\n"
+    "        return RET\n")
+
+
+def rolling_with(k="k_all[:, :, -self.window:]", v="v_all[:, :, -self.window:]", ret="k_all, v_all"):
+    return ROLLING_9.replace("KS", k).replace("VS", v).replace("RET", ret)
+
+
+BYTES_9 = "answer_gqa_mib = {}\nanswer_repeated_mib = {}"
+GQA_9 = "2 * 32 * 4 * 2048 * 8 * 128 * 2"
+REP_9 = "2 * 32 * 4 * 2048 * 32 * 128 * 2"
+FRESH_9 = {
+    ("09", "ch09-ex-prefill"): [
+        ("fresh2: right padding", prefill_with(real="torch.arange(T) < lengths[:, None]"),
+         {"ko": "오른쪽 패딩으로 표시했습니다", "en": "these marks are for right padding"}),
+        ("fresh2: positions as columns", prefill_with(pos="torch.arange(T).expand(B, T)"),
+         {"ko": "위치를 열 번호로 세어", "en": "the positions are columns"}),
+        ("fresh2: positions from 1", prefill_with(pos="real.cumsum(dim=-1)"),
+         {"ko": "위치는 0부터: cumsum에서 1을 빼세요", "en": "positions start at 0, subtract 1 from the cumsum"}),
+        ("fresh2: no causal part", prefill_with(mask="real[:, None, None, :].expand(B, 1, T, T)"),
+         {"ko": "인과 마스크가 빠졌습니다", "en": "the causal part is missing"}),
+        ("fresh2: the marks on the queries", prefill_with(mask="real[:, None, :, None] & causal_mask(T, T)"),
+         {"ko": "패딩 표시를 쿼리 축에 걸었습니다", "en": "the padding marks are on the query axis"}),
+        ("fresh2: the mask inverted", prefill_with(mask="~(real[:, None, None, :] & causal_mask(T, T))"),
+         {"ko": "마스크가 뒤집혔습니다", "en": "the mask is inverted"}),
+        ("fresh2: no head axis", prefill_with(mask="real[:, None, :] & causal_mask(T, T)"),
+         {"ko": "마스크가 (B, H, T, T)로 브로드캐스팅되지 않습니다", "en": "the mask does not broadcast to (B, H, T, T)"}),
+        ("fresh2: the cache not passed", prefill_with(ret="layer(x, mask=mask, positions=positions), cache"),
+         {"ko": "돌려준 캐시가 비었거나", "en": "the cache returned is empty"}),
+        ("fresh2: the positions not passed", prefill_with(ret="layer(x, mask=mask, cache=cache), cache"),
+         {"ko": "위치를 열 번호로 세어", "en": "the positions are columns"}),
+        ("fresh2: the upper triangle", prefill_with(mask="real[:, None, None, :] & causal_mask(T, T).T"),
+         {"ko": "인과 마스크가 위 삼각입니다", "en": "the causal part is upper-triangular"}),
+        ("fresh2: the marks one short", prefill_with(real="torch.arange(T) > (T - lengths)[:, None]"),
+         {"ko": "실제 토큰 표시가 하나 모자랍니다", "en": "the real-token marks miss one"}),
+        ("fresh2: right, positions from the first real column",
+         prefill_with(pos="torch.arange(T) - (T - lengths)[:, None]"), None),
+    ],
+    ("09", "ch09-ex-rolling"): [
+        ("fresh2: only the keys fixed", rolling_with(v="v_all[:, :, :self.window]"),
+         {"ko": "키는 맞게 잘랐지만 밸류는 아닙니다", "en": "the keys are cut right but the values are not"}),
+        ("fresh2: w + 1 kept", rolling_with(k="k_all[:, :, -self.window - 1:]", v="v_all[:, :, -self.window - 1:]"),
+         {"ko": "토큰 축에서 아무것도 잘리지 않았습니다", "en": "nothing is cut along the time axis"}),
+        ("fresh2: the first w dropped", rolling_with(k="k_all[:, :, self.window:]", v="v_all[:, :, self.window:]"),
+         {"ko": "가장 최근의 키 1개만 남깁니다", "en": "the cache keeps only the 1 most recent keys"}),
+        ("fresh2: cut along the heads", rolling_with(k="k_all[:, -self.window:]", v="v_all[:, -self.window:]"),
+         {"ko": "([:, -w:]는 헤드 축)", "en": "([:, -w:] is the heads)"}),
+        ("fresh2: cut along the features", rolling_with(k="k_all[..., -self.window:]", v="v_all[..., -self.window:]"),
+         {"ko": "키가 마지막 축(특징, D)을 따라 잘렸습니다", "en": "The keys are cut along the last axis (the features"}),
+        ("fresh2: the trimmed keys returned", rolling_with(ret="self.k, self.v"),
+         {"ko": "자르기 전의 키와 밸류를 모두 돌려주어야", "en": "append must return all the keys and values"}),
+        ("fresh2: the window written as 4", rolling_with(k="k_all[:, :, -4:]", v="v_all[:, :, -4:]"),
+         {"ko": "윈도우가 아닌 수로 잘랐습니다", "en": "by a number other than the window"}),
+        ("fresh2: narrow", rolling_with(k="k_all.narrow(2, k_all.size(2) - self.window, self.window)",
+                                        v="v_all.narrow(2, v_all.size(2) - self.window, self.window)"),
+         {"ko": "윈도우보다 짧은 프롬프트(토큰 2개, w = 3)에서 오류가", "en": "a prompt shorter than the window (2 tokens, w = 3) raised"}),
+        ("fresh2: keys and values swapped", rolling_with(k="v_all[:, :, -self.window:]", v="k_all[:, :, -self.window:]"),
+         {"ko": "키와 밸류가 뒤바뀌었습니다", "en": "keys and values are swapped"}),
+        ("fresh2: right, w - 1 kept (enough for the next token)",
+         rolling_with(k="k_all[:, :, -(self.window - 1):]", v="v_all[:, :, -(self.window - 1):]"), None),
+        ("fresh2: right, from max(0, t - w)",
+         rolling_with(k="k_all[:, :, max(0, k_all.size(2) - self.window):]",
+                      v="v_all[:, :, max(0, v_all.size(2) - self.window):]"), None),
+    ],
+    ("09", "ch09-ex-cache-bytes"): [
+        ("fresh2: GiB", BYTES_9.format(GQA_9 + " / 2**30", REP_9 + " / 2**30"),
+         {"ko": "1024로 한 번 더 나누면 GiB입니다", "en": "dividing by 1024 once more gives GiB"}),
+        ("fresh2: keys only", BYTES_9.format(GQA_9 + " / 2 / 2**20", REP_9 + " / 2 / 2**20"),
+         {"ko": "키와 밸류 두 가지를 모두 세세요", "en": "count both keys and values"}),
+        ("fresh2: one layer", BYTES_9.format(GQA_9 + " / 32 / 2**20", REP_9 + " / 32 / 2**20"),
+         {"ko": "레이어 32개를 모두 세세요", "en": "count all 32 layers"}),
+        ("fresh2: the query heads", BYTES_9.format(REP_9 + " / 2**20", REP_9 + " / 2**20"),
+         {"ko": "쿼리 헤드 32개가 아니라 키·밸류 헤드 8개를", "en": "the cache holds the 8 key/value heads"}),
+        ("fresh2: float32", BYTES_9.format(GQA_9 + " * 2 / 2**20", REP_9 + " * 2 / 2**20"),
+         {"ko": "bfloat16은 값 하나에 2바이트입니다", "en": "bfloat16 takes 2 bytes per value"}),
+        ("fresh2: MB", BYTES_9.format(GQA_9 + " / 10**6", REP_9 + " / 10**6"),
+         {"ko": "10**6으로 나누면 MB입니다", "en": "dividing by 10**6 gives MB"}),
+        ("fresh2: the factor as the repeated size", BYTES_9.format(GQA_9 + " / 2**20", "4"),
+         {"ko": "4는 배율(32 / 8)입니다", "en": "4 is the factor (32 / 8)"}),
+        ("fresh2: the two swapped", BYTES_9.format(REP_9 + " / 2**20", GQA_9 + " / 2**20"),
+         {"ko": "두 답이 뒤바뀌었습니다", "en": "the two answers are swapped"}),
+        ("fresh2: one sequence", BYTES_9.format(GQA_9 + " / 4 / 2**20", REP_9 + " / 4 / 2**20"),
+         {"ko": "배치의 시퀀스 4개를 모두 세세요", "en": "count all 4 sequences of the batch"}),
+        ("fresh2: no head_dim", BYTES_9.format(GQA_9 + " / 128 / 2**20", REP_9 + " / 128 / 2**20"),
+         {"ko": "head_dim(128) 없이", "en": "that is the value you get with no head_dim (128)"}),
+        ("fresh2: the repeat by H", BYTES_9.format(GQA_9 + " / 2**20", GQA_9 + " * 32 / 2**20"),
+         {"ko": "answer_gqa_mib에 헤드 수 32를 곱했습니다", "en": "answer_gqa_mib was multiplied by the 32 heads"}),
+        ("fresh2: right, as ints", BYTES_9.format(1024, 4096), None),
+    ],
+}
+for _key, _answers in FRESH_9.items():
+    CASES_9_10[_key] = CASES_9_10[_key] + _answers
+
 @pytest.mark.parametrize("lang", ["ko", "en"])
 @pytest.mark.parametrize(("chapter", "label", "name"), answer_params(CASES_9_10))
 def test_a_wrong_answer_of_chapters_9_and_10_is_named(chapter, label, name, lang):

@@ -28,8 +28,8 @@ def ch06_ex_shapes(answer_weights, answer_out):
         #ko|            "가중치가 따로 있습니다(B, H, T_q, T_k). ",
         #ko| (3, 3, 9, 4): "가중치의 마지막 두 축이 바뀌었습니다. "
         #ko|               "행이 쿼리, 열이 키입니다. ",
-        #ko| (3, 3, 4, 4): "가중치의 마지막 축은 헤드의 차원 "
-        #ko|               "D가 아니라 키의 수 T_k입니다. ",
+        #ko| (3, 3, 4, 4): "가중치의 마지막 축은 키의 수 T_k = 9입니다. 4는 "
+        #ko|               "쿼리의 수 T_q(쿼리끼리의 가중치)이거나 헤드 하나의 차원 D입니다. ",
         #ko| (3, 12, 4, 9): "가중치의 둘째 축은 헤드 수 "
         #ko|                "H = 3입니다(C가 아니라). ",
         #ko| (3, 4, 4, 9): "가중치의 둘째 축은 헤드 수 H = 3입니다. "
@@ -38,8 +38,8 @@ def ch06_ex_shapes(answer_weights, answer_out):
         #en|            "has its own weights, (B, H, T_q, T_k). ",
         #en| (3, 3, 9, 4): "the weights' last two axes are swapped: "
         #en|               "rows are queries, columns are keys. ",
-        #en| (3, 3, 4, 4): "the weights' last axis is the number "
-        #en|               "of keys T_k, not a head's width D. ",
+        #en| (3, 3, 4, 4): "the weights' last axis is the number of keys, T_k = 9; "
+        #en|               "4 is T_q (queries against queries) or a head's width D. ",
         #en| (3, 12, 4, 9): "the weights' second axis is the "
         #en|                "number of heads, H = 3 (not C). ",
         #en| (3, 4, 4, 9): "the weights' second axis is the number of "
@@ -343,8 +343,39 @@ def ch06_ex_order(PortedMHA):
             #en|         "(query, key, value) with its own slice (W_Q, W_K, W_V) and bias.")
         out_ = layer_(query_, key_, value_)
         want_, _ = reference_(layer_, query_, key_, value_)
-        return (all(same_(g_, r_) for g_, r_ in zip(got_, right_))
-                and torch.allclose(out_, want_, atol=1e-5))
+        if not (all(same_(g_, r_) for g_, r_ in zip(got_, right_))
+                and torch.allclose(out_, want_, atol=1e-5)):
+            return False
+        #ko: 다른 크기의 레이어(뽑은 C와 헤드 수)에서도 맞는지: 예의 C = 8을 그대로 쓴 답
+        #en: right for a layer of another size (a drawn C and number of heads) too: an
+        #en: answer with the C = 8 of the check written in
+        gen_ = check_generator(6)
+        heads_ = int(torch.randint(3, 5, (), generator=gen_))
+        width_ = heads_ * int(torch.randint(3, 5, (), generator=gen_))
+        other_ = PortedMHA(width_, heads_).eval()
+        xs_ = [torch.randn(2, n_, width_, generator=gen_) for n_ in (3, 5, 5)]
+        w2_, b2_ = (other_.in_proj.weight.split(width_),
+                    other_.in_proj.bias.split(width_))
+        try:
+            got2_ = other_.project(*xs_)
+            fits_ = (isinstance(got2_, (tuple, list)) and len(got2_) == 3
+                     and all(same_(g_, F.linear(x_, w, b))
+                             for g_, x_, w, b in zip(got2_, xs_, w2_, b2_)))
+            #ko| problem_ = "값이 틀립니다"
+            #en| problem_ = "the values are wrong"
+        except Exception as error_:
+            fits_ = False
+            line_ = (str(error_).strip().splitlines() or [""])[0][:120]
+            #ko| problem_ = f"project가 오류를 냅니다({type(error_).__name__}: {line_})"
+            #en| problem_ = f"project raises {type(error_).__name__} ({line_})"
+        if not fits_:
+            #ko| return (f"C = 8인 레이어에서는 맞지만 C = {width_}, 헤드 {heads_}개인 "
+            #ko|         f"레이어에서는 {problem_}. 크기를 수로 적지 말고 self.d_model에서 "
+            #ko|         "읽으세요.")
+            #en| return (f"right for a layer with C = 8, but for one with C = {width_} and "
+            #en|         f"{heads_} heads {problem_}: read the size from self.d_model, "
+            #en|         "not a number.")
+        return True
 
 
 @exercise(
@@ -495,6 +526,28 @@ def ch06_ex_dropout(DropoutAttend):
     #en: cross-attention: 4 queries, 6 keys and values
     query_, key_ = torch.randn(2, 4, 8), torch.randn(2, 6, 8)
     with torch.no_grad():
+        #ko: 답이 오류를 내면 그 오류를 먼저 말합니다(학습 모드와 평가 모드 모두)
+        #en: an error of the answer is said first (in training and in evaluation mode)
+        #ko: 난수 상태는 되돌려 둡니다(뒤의 검사가 뽑는 드롭아웃이 그대로이도록)
+        #en: the random state is put back (so that the dropout drawn later is the same)
+        state_ = torch.get_rng_state()
+        for mode_ in (True, False):
+            try:
+                layer_.train(mode_)(query_, key_, key_)
+            except Exception as error_:
+                line_ = (str(error_).strip().splitlines() or [""])[0][:160]
+                #ko| said_ = (("학습" if mode_ else "평가") + " 모드에서 attend가 오류를 "
+                #ko|          f"냈습니다: {type(error_).__name__}: {line_}. ")
+                #en| said_ = (("in training" if mode_ else "in evaluation") + " mode your "
+                #en|          f"attend raised {type(error_).__name__}: {line_}. ")
+                if "not callable" in str(error_):
+                    #ko| said_ += ("self.training은 메서드가 아니라 True나 False를 담은 "
+                    #ko|           "속성이므로 ()를 붙이지 않습니다. ")
+                    #en| said_ += ("self.training is an attribute holding True or False, "
+                    #en|           "not a method: no (). ")
+                return Also(said_)
+        layer_.train()
+        torch.set_rng_state(state_)
         if torch.equal(layer_(query_, key_, key_), layer_(query_, key_, key_)):
             layer_.eval()
             if not torch.equal(layer_(query_, key_, key_), layer_(query_, key_, key_)):
@@ -533,13 +586,29 @@ def ch06_ex_dropout(DropoutAttend):
                     #ko| "지우고, 부를 때마다 결과가 다릅니다. "
                     #ko| "드롭아웃을 하는 쪽은 모듈이 지금 "
                     #ko| "어느 모드인지 어떻게 알 수 있을까요? "
-                    #ko| "F.dropout의 인자와 그 기본값을 보세요."
+                    #ko| "F.dropout의 인자와 그 기본값을 보세요. attend 안에서 만든 "
+                    #ko| "nn.Dropout은 새 모듈이라 언제나 학습 모드입니다."
                     #en| "in evaluation mode (eval()) it "
                     #en| "still drops, and each call differs. "
                     #en| "How can the dropout know "
                     #en| "which mode the module is in? "
-                    #en| "Look at the arguments of F.dropout and their defaults."
+                    #en| "Look at the arguments of F.dropout and their defaults; an "
+                    #en| "nn.Dropout made inside attend is a new module, always in "
+                    #en| "training mode."
                 )
+            #ko: 쿼리마다 가중치의 합이 1인지(소프트맥스의 축)
+            #en: whether each query's weights add up to 1 (the softmax's axis)
+            rows_ = layer_.attn_weights.sum(dim=-1)
+            if not torch.allclose(rows_, torch.ones_like(rows_), atol=1e-5):
+                columns_ = layer_.attn_weights.sum(dim=-2)
+                if torch.allclose(columns_, torch.ones_like(columns_), atol=1e-5):
+                    #ko| return ("평가 모드의 가중치가 키마다(열마다) 합이 1입니다. "
+                    #ko|         "소프트맥스를 쿼리 축(dim=-2)을 따라 했습니다. 쿼리마다 "
+                    #ko|         "키들에 대한 가중치의 합이 1이 되도록 dim=-1을 따라 하세요.")
+                    #en| return ("in evaluation mode the weights add up to 1 for each key "
+                    #en|         "(column): the softmax runs along the queries (dim=-2). "
+                    #en|         "Take it along dim=-1, so that each query's weights over "
+                    #en|         "the keys add up to 1.")
             #ko| said_ = value_mistake(layer_.attn_weights, kept_,
             #ko|                       axes=("B", "H", "T_q", "T_k"),
             #ko|                       factors={"T_k": 6, "T_q": 4}, last_resort=True)

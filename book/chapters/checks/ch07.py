@@ -43,6 +43,11 @@ def ch07_ex_memory(answer_mib):
         #ko|     "묻는 것은 점수 텐서 하나입니다(가중치 텐서는 세지 않습니다)."),
         #en| (2, "bytes", "an element of float16 takes 2 bytes, not 4, "
         #en|     "and one score tensor is asked for (not the weights as well)."),
+        #ko| (4, "bytes", "원소 하나에 4바이트(float32)를 쓰고 점수와 가중치 두 텐서를 "
+        #ko|     "세었습니다. float16은 2바이트이고, 묻는 것은 점수 텐서 하나입니다."),
+        #en| (4, "bytes", "4 bytes per element (float32) and both tensors (scores and "
+        #en|     "weights) are counted; a float16 takes 2 bytes, and one score tensor "
+        #en|     "is asked for."),
         #ko| (8, "bytes", "비트 수를 세었습니다. 1바이트는 8비트입니다."),
         #en| (8, "bytes", "that counts bits; a byte is 8 bits."),
         #ko| (2**20 / 10**9, "unit", "10**9로 나누면 GB입니다. MiB는 2**20바이트입니다."),
@@ -71,6 +76,14 @@ def ch07_ex_memory(answer_mib):
         #en| (1 / 4, "count", "count all 4 sequences of the batch (B = 4)."),
         #ko| (1 / 8, "count", "헤드 8개가 저마다 점수 행렬을 가집니다(H = 8)."),
         #en| (1 / 8, "count", "each of the 8 heads has its own score matrix (H = 8)."),
+        #ko| (4, "twice", "배치 크기 B = 4가 두 번 곱해졌습니다."),
+        #en| (4, "twice", "the batch size B = 4 went in twice."),
+        #ko| (8, "twice", "헤드 수 H = 8이 두 번 곱해졌습니다."),
+        #en| (8, "twice", "the number of heads H = 8 went in twice."),
+        #ko| (2**20 / (1024 * 1000), "unit", "1024와 1000으로 나누어 KiB와 kB를 섞었습니다. "
+        #ko|                                 "MiB는 1024 × 1024바이트입니다."),
+        #en| (2**20 / (1024 * 1000), "unit", "dividing by 1024 and by 1000 mixes KiB and "
+        #en|                                 "kB; a MiB is 1024 × 1024 bytes."),
         #ko| (1 / 4096, "count", "점수는 쿼리마다 키마다 하나씩이라 T × T개입니다. "
         #ko|                     "T가 한 번만 들어갔습니다."),
         #en| (1 / 4096, "count", "there is one score per query and key: T × T of them; "
@@ -103,7 +116,7 @@ def ch07_ex_memory(answer_mib):
             #en: one slip at most in the bytes and one in the unit (bits and no bytes at
             #en: once cannot be)
             kinds_ = [g_ for _, g_, _ in picked_ if g_ != "count"]
-            if len(kinds_) != len(set(kinds_)):
+            if len(kinds_) != len(set(kinds_)) or (n_ == 2 and "twice" in kinds_):
                 continue
             #ko: 반올림해 적은 답(1.07 GB처럼)도 알아보도록 1%까지 봐줍니다
             #en: within 1%, so that a rounded answer (1.07 GB) is recognised too
@@ -116,6 +129,16 @@ def ch07_ex_memory(answer_mib):
         #en| found_ = ["either (1) " + found_[0][:-1] + ";", "or (2) " + found_[1]]
     if found_:
         return Also(head_ + " ".join(found_) + " ")
+    #ko: T × T 가운데 T 하나가 다른 수(헤드 하나의 차원 D 같은)로 들어갔으면
+    #en: one of T × T replaced by another number (a head's width D, say)
+    other_t_ = ratio_ * 4096
+    if 2 <= other_t_ < 4096 and abs(other_t_ - round(other_t_)) < 1e-6:
+        #ko| return Also(head_ + f"T × T개가 아니라 T × {round(other_t_)}개를 센 것과 같습니다. "
+        #ko|             "점수 텐서는 (B, H, T, T)로, 쿼리와 키의 짝마다 하나씩이며 "
+        #ko|             "헤드 하나의 차원 D는 들어가지 않습니다. ")
+        #en| return Also(head_ + f"as if T × {round(other_t_)} were counted instead of "
+        #en|             "T × T: the score tensor is (B, H, T, T), one score per query "
+        #en|             "and key, and a head's width D does not enter it. ")
     #ko| return Also(head_ + "B = 4, H = 8, T × T = 4096 × 4096, "
     #ko|             "원소 하나에 2바이트, 1 MiB = 2**20바이트 가운데 하나를 빼거나 "
     #ko|             "두 배로 하거나 단위를 바꾼 것으로는(둘이 겹쳐도) 이 배율이 "
@@ -366,15 +389,17 @@ def ch07_ex_rescale(attention_blocks):
         #en|             "is left out. ")
     if not torch.isfinite(got_[12]).all():
         #ko| return Also("키가 블록 하나(12개)에 다 들어가도 결과에 NaN이나 inf가 "
-        #ko|             "있습니다. 루프가 한 번도 돌지 않아 0 / 0이 되었거나(row_sum이 "
-        #ko|             "0으로 남음), 첫 블록에서 inf를 곱했습니다. row_max는 -inf에서 "
-        #ko|             "시작하므로 exp(row_max - new_max) = 0은 괜찮지만 "
-        #ko|             "exp(new_max - row_max) = inf이고, 0 × inf는 NaN입니다. ")
+        #ko|             "있습니다. row_max는 -inf에서 시작하므로 첫 블록에서 "
+        #ko|             "exp(row_max - new_max) = 0은 괜찮지만, exp(new_max - row_max)나 "
+        #ko|             "rescale(= 0)으로 나눈 값, new_max가 아니라 row_max를 뺀 "
+        #ko|             "exp(s - row_max)는 inf이고 0 × inf는 NaN입니다. 아니면 루프가 "
+        #ko|             "한 번도 돌지 않아 0 / 0이 되었습니다(row_sum이 0으로 남음). ")
         #en| return Also("even with all 12 keys in one block the result holds NaN or "
-        #en|             "inf: either the loop never ran (row_sum stayed 0, and 0 / 0), "
-        #en|             "or the first block multiplied by inf: row_max starts at -inf, "
-        #en|             "so exp(row_max - new_max) = 0 is harmless, but "
-        #en|             "exp(new_max - row_max) = inf, and 0 × inf is NaN. ")
+        #en|             "inf. row_max starts at -inf, so in the first block "
+        #en|             "exp(row_max - new_max) = 0 is harmless, but exp(new_max - "
+        #en|             "row_max), a division by rescale (= 0), or exp(s - row_max) "
+        #en|             "with row_max where new_max belongs is inf, and 0 × inf is NaN. "
+        #en|             "Or the loop never ran (row_sum stayed 0, and 0 / 0). ")
     if any(not torch.isfinite(g_).all() for g_ in got_.values()):
         bad_ = [b_ for b_ in (1, 5, 12) if not torch.isfinite(got_[b_]).all()]
         #ko| return Also(f"블록 크기 {bad_}에서 결과에 NaN이나 inf가 있습니다. exp의 "
@@ -417,11 +442,13 @@ def ch07_ex_rescale(attention_blocks):
         #en|           "not moved right when the maximum grows. ")
     elif not fall_ok_:
         #ko| said_ += ("최댓값이 첫 블록에서 정해져 뒤에서 바뀌지 않을 때도 틀립니다. "
-        #ko|           "고치는 배율 말고 블록마다 더하는 몫(p, p @ v_b, p.sum)이나 "
-        #ko|           "마지막 나눗셈을 보세요. ")
+        #ko|           "이때 rescale은 1이므로, 블록마다 더하는 몫(p, p @ v_b, p.sum), "
+        #ko|           "acc와 row_sum에 곱하는 것(rescale 그대로인지), 마지막 나눗셈을 "
+        #ko|           "보세요. ")
         #en| said_ += ("wrong even when the maximum is set by the first block and "
-        #en|           "never changes: look past the rescale, at what each block adds "
-        #en|           "(p, p @ v_b, p.sum) or at the final division. ")
+        #en|           "never changes, where rescale is 1: look at what each block adds "
+        #en|           "(p, p @ v_b, p.sum), at what multiplies acc and row_sum (rescale "
+        #en|           "itself?) and at the final division. ")
     one_ = all(torch.allclose(s_, torch.ones_like(s_), atol=1e-5)
                for s_ in sums_.values())
     if not one_:
@@ -654,7 +681,7 @@ def ch07_ex_flops(cross_attention_flops):
         for (name_, _, w_), c_ in zip(monomials_, fitted_):
             if abs(c_ - w_) < 1e-9:
                 continue
-            c_text_ = f"{c_:g}"
+            c_text_ = f"{c_ + 0.0:g}"
             if name_ == "B·T_q·C²":
                 #ko| said_.append(f"{name_} 항의 계수가 {c_text_}입니다. 쿼리 쪽 투영 W_Q와 "
                 #ko|              "W_O가 T_q개의 토큰에 2 * C * C씩, 합쳐 4입니다"
@@ -757,6 +784,20 @@ def ch07_ex_flops(cross_attention_flops):
         #ko|             f"{error_}). ")
         #en| return Also(f"your function fails at sizes {base_} "
         #en|             f"({type(error_).__name__}: {error_}). ")
-    ratio_ = got_[0] / count_(*sizes_[0])
-    #ko| return Also(f"크기 {sizes_[0]}에서 정답의 {ratio_:.4g}배입니다. ")
-    #en| return Also(f"at sizes {sizes_[0]} the count is {ratio_:.4g} times the right one. ")
+    #ko: 어느 크기에서 맞고 어느 크기에서 틀리는지 말합니다(//나 반올림은 몇 크기에서만 맞습니다)
+    #en: where the count is right and where not (a // or a rounding is right at some sizes only)
+    tried_ = [(s_, cross_attention_flops(*s_)) for s_ in sizes_ + [base_]]
+    right_at_ = [s_ for s_, g_ in tried_ if g_ == count_(*s_)]
+    wrong_, got_w_ = next((s_, g_) for s_, g_ in tried_ if g_ != count_(*s_))
+    #ko| said_ = (f"크기 (B, T_q, T_k, C) = {wrong_}에서 답은 {got_w_:.6g}인데, 맞는 FLOP 수는 "
+    #ko|          f"{count_(*wrong_)}입니다. ")
+    #en| said_ = (f"at sizes (B, T_q, T_k, C) = {wrong_} your count is {got_w_:.6g}, the "
+    #en|          f"right one {count_(*wrong_)}. ")
+    if right_at_:
+        #ko| said_ += (f"{right_at_[0]}에서는 맞으므로, 몇몇 크기에서만 맞는 계산(정수 "
+        #ko|           "나눗셈 //, 반올림, 두 길이의 평균 같은)이 들어 있습니다. 각 곱을 "
+        #ko|           "그 곱이 도는 토큰 수로 세세요. ")
+        #en| said_ += (f"At {right_at_[0]} it is right, so something holds at some sizes "
+        #en|           "only (a floor division //, a rounding, the mean of two lengths): "
+        #en|           "count each product on the tokens it runs over. ")
+    return Also(said_)

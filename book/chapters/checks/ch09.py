@@ -994,6 +994,12 @@ def ch09_ex_cache_bytes(answer_gqa_mib, answer_repeated_mib):
         #en| gqa_ * 2: "bfloat16 takes 2 bytes per value (float32 takes 4).",
         #en| gqa_ / 32: "count all 32 layers: each layer has its own cache.",
     }
+    if abs(answer_gqa_mib - 4 * gqa_) < 0.5 and abs(answer_repeated_mib - gqa_) < 0.5:
+        #ko| return ("두 답이 뒤바뀌었습니다. answer_gqa_mib가 작은 쪽(키·밸류 헤드 8개), "
+        #ko|         "answer_repeated_mib가 큰 쪽(늘린 뒤의 헤드 32개)입니다.")
+        #en| return ("the two answers are swapped: answer_gqa_mib is the smaller one (8 "
+        #en|         "key/value heads), answer_repeated_mib the larger (32 heads after the "
+        #en|         "repeat).")
     for value_, hint_ in slips_.items():
         if abs(answer_gqa_mib - value_) < 0.5:
             return hint_
@@ -1034,9 +1040,13 @@ def ch09_ex_cache_bytes(answer_gqa_mib, answer_repeated_mib):
     if near_ == gqa_:
         said_ = factor_mistake(answer_repeated_mib, 4 * gqa_, [
             #ko| (2, "늘리면 헤드가 32 / 8 = 4배가 됩니다(8배가 아니라)."),
+            #ko| (8, "answer_gqa_mib에 헤드 수 32를 곱했습니다. 반복은 키·밸류 헤드 하나를 "
+            #ko|  "32 / 8 = 4개로 늘리므로 4배입니다."),
             #ko| (1 / 4, "늘린 캐시가 늘리기 전의 캐시와 크기가 같습니다. 늘린 캐시는 "
             #ko|  "쿼리 헤드 32개만큼, 곧 4배입니다.")])
             #en| (2, "the repeat multiplies the heads by 32 / 8 = 4 (not 8)."),
+            #en| (8, "answer_gqa_mib was multiplied by the 32 heads: the repeat turns each "
+            #en|  "key/value head into 32 / 8 = 4, so the cache grows 4 times."),
             #en| (1 / 4, "the repeated cache is as large as the one before the repeat; "
             #en|  "it holds 32 heads, as many as the queries: 4 times more.")])
         if said_:
@@ -1159,10 +1169,33 @@ def ch09_ex_rolling(RotaryAttention, WindowCache):
                 #en| return (f"after {step_} the cache's self.k or self.v is not a tensor "
                 #en|         f"({type(cache_.k).__name__}, {type(cache_.v).__name__}).")
             if cache_.k.size(2) > w_:
-                #ko| return ("캐시의 토큰 축(dim=2)에 키가 w개보다 많이 남아 있습니다. "
-                #ko|         "보관할 것만 남기고 잘라 내세요.")
-                #en| return ("the cache keeps more than w keys along the time axis (dim=2): "
-                #en|         "cut away what need not be kept.")
+                n_ = cache_.k.size(2)
+                #ko| head_ = ("캐시의 토큰 축(dim=2)에 키가 w개보다 많이 남아 있습니다. "
+                #ko|          "보관할 것만 남기고 잘라 내세요. ")
+                #en| head_ = ("the cache keeps more than w keys along the time axis (dim=2): "
+                #en|          "cut away what need not be kept. ")
+                if cache_.k.size(-1) != 8:
+                    #ko| return head_ + (f"키가 마지막 축(특징, D)을 따라 잘렸습니다(길이 "
+                    #ko|                 f"{cache_.k.size(-1)}). [:, :, -w:]처럼 셋째 축을 "
+                    #ko|                 "자르세요.")
+                    #en| return head_ + ("The keys are cut along the last axis (the features, "
+                    #en|                 f"D; {cache_.k.size(-1)} left) instead: slice the third "
+                    #en|                 "axis, [:, :, -w:].")
+                if n_ == end_:
+                    #ko| return head_ + (f"토큰 {end_}개를 쓴 뒤에도 토큰 축에서 아무것도 "
+                    #ko|                 f"잘리지 않았습니다(키 {n_}개, w = {w_}). 다른 축을 "
+                    #ko|                 "잘랐거나([:, -w:]는 헤드 축), 윈도우가 아닌 수로 "
+                    #ko|                 "잘랐습니다. 셋째 축을 캐시의 윈도우로 자르세요, "
+                    #ko|                 "[:, :, -self.window:].")
+                    #en| return head_ + (f"After {end_} tokens nothing is cut along the time "
+                    #en|                 f"axis ({n_} keys kept, w = {w_}): the cut goes along "
+                    #en|                 "another axis ([:, -w:] is the heads) or by a number "
+                    #en|                 "other than the window. Slice the third axis by the "
+                    #en|                 "cache's window, [:, :, -self.window:].")
+                #ko| return head_ + (f"키 {n_}개가 남았고 w = {w_}입니다. 수가 아니라 "
+                #ko|                 "self.window로 자르세요.")
+                #en| return head_ + (f"{n_} keys are kept, w = {w_}: cut by self.window, not "
+                #en|                 "a number.")
             if cache_.seen != end_:
                 #ko| return (f"토큰 {end_}개를 쓴 뒤인데 seen이 "
                 #ko|         f"{cache_.seen}입니다. 레이어는 새 위치를 seen에서 "
@@ -1269,6 +1302,31 @@ def ch09_ex_rolling(RotaryAttention, WindowCache):
                 #en| return (f"the keys and values kept and those append returns are "
                 #en|         f"right, but the output of {step_} differs from the band mask "
                 #en|         "computed at once.")
+        #ko: 윈도우보다 짧은 프롬프트(토큰 2개, w = 3) 다음에 토큰 하나
+        #en: a prompt shorter than the window (2 tokens, w = 3), then one token
+        short_ = WindowCache(w_)
+        try:
+            first_ = layer_(x_[:, :2], mask=band_(2, 2, w_), cache=short_)
+            kept_ = short_.k.size(2)
+            second_ = layer_(x_[:, 2:3], mask=band_(1, kept_ + 1, w_), cache=short_)
+        except NameError:
+            raise
+        except Exception as error_:
+            line_ = (str(error_).strip().splitlines() or [""])[0][:160]
+            #ko| return (f"윈도우보다 짧은 프롬프트(토큰 2개, w = {w_})에서 오류가 "
+            #ko|         f"났습니다: {type(error_).__name__}: {line_}. 시퀀스는 w보다 "
+            #ko|         "짧을 수 있고, 그때는 키를 모두 남깁니다.")
+            #en| return (f"a prompt shorter than the window (2 tokens, w = {w_}) raised "
+            #en|         f"{type(error_).__name__}: {line_}. A sequence may be shorter "
+            #en|         "than w; then every key is kept.")
+        if not (torch.allclose(first_, full_[:, :2], atol=1e-5)
+                and torch.allclose(second_, full_[:, 2:3], atol=1e-5)):
+            #ko| return (f"윈도우보다 짧은 프롬프트(토큰 2개, w = {w_}) 다음 토큰의 "
+            #ko|         "결과가 띠 마스크로 한 번에 계산한 것과 다릅니다. 시퀀스가 w보다 "
+            #ko|         "짧으면 키를 모두 남깁니다.")
+            #en| return (f"after a prompt shorter than the window (2 tokens, w = {w_}) "
+            #en|         "the next token differs from the band mask computed at once: "
+            #en|         "when a sequence is shorter than w, every key is kept.")
         return True
 
     #ko: 기울기 없이 (파라미터를 제자리에서 다시 뽑습니다)
