@@ -5,11 +5,13 @@ explorers', taken with tools.source; the set-up cell replaced by a quiet stand-i
 namespace of its own. For each submission it asks the sandboxed kernel, over the wire of tools/grade_kernel.py,
 only for the values of the names the exercises' answer cells define (answer_w_shape, make_mask, WindowCache, ...):
 numbers, shapes and tensors come as data; a function or class comes as a proxy whose calls send the judge's
-inputs to the kernel and bring the outputs back as data. Then the book's own check cell runs here, with the
-book's check() helper, in a copy of that namespace holding those answers; what check() says (correct, not yet
-and the hint it chose, no answer yet, an error) is the result. So nothing the submission prints or patches in its
-kernel (print, torch.allclose, IPython's input transformers, its own check(), its check cells) counts, and the
-grade and its hint always agree."""
+inputs to the kernel and bring the outputs back as data. Then the book's own check cell, check("chNN-ex-..."),
+runs here, with the book's check() helper and the chapter's checks module (book/chapters/checks/chNN.py, as the
+notebook's set-up cell holds them), in a copy of that namespace holding those answers; what check() says
+(correct, not yet and the hint it chose, no answer yet, an error) is the result. A check that passed runs once
+more with its seeds mixed with this run's SECRET (tools/grade.py), on inputs no notebook shows. So nothing the
+submission prints or patches in its kernel (print, torch.allclose, IPython's input transformers, its own check(),
+its check cells) counts, and the grade and its hint always agree."""
 
 from __future__ import annotations
 
