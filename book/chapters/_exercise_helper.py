@@ -868,7 +868,7 @@ def _named(test, space):
     return run, values
 
 
-def check(name, test=None, hint=None):
+def check(name):
     #ko| """연습 문제의 답을 확인합니다. 맞으면 축하하고, 아니면 힌트를 보여 줍니다.
     #ko| 확인 셀은 check("chNN-ex-...")처럼 이름만 주고, 이 장의 확인 함수가 답을 봅니다.
     #ko| test가 문자열을 돌려주면 그 실수에 맞춘 힌트이고, Also는 힌트 앞에 붙습니다."""
@@ -878,18 +878,14 @@ def check(name, test=None, hint=None):
     #en| mistake it recognised; an Also goes before the hint."""
     import sys
 
-    values = None
-    if test is None:
-        if name not in getattr(exercise, "tests", {}):
-            #ko| print(f"⏸️ {name}: 이 노트북에 그런 이름의 연습 문제가 없습니다. "
-            #ko|       "확인 셀의 이름을 고치지 말고, 준비 셀을 먼저 실행하세요.")
-            #en| print(f"⏸️ {name}: no exercise of that name in this notebook. "
-            #en|       "Leave the check cell's name as it is, and run the set-up cell first.")
-            return
-        own, hint = exercise.tests[name]
-        test, values = _named(own, sys._getframe(1).f_globals)
-    else:
-        own = test
+    if name not in getattr(exercise, "tests", {}):
+        #ko| print(f"⏸️ {name}: 이 노트북에 그런 이름의 연습 문제가 없습니다. "
+        #ko|       "확인 셀의 이름을 고치지 말고, 준비 셀을 먼저 실행하세요.")
+        #en| print(f"⏸️ {name}: no exercise of that name in this notebook. "
+        #en|       "Leave the check cell's name as it is, and run the set-up cell first.")
+        return
+    own, hint = exercise.tests[name]
+    test, values = _named(own, sys._getframe(1).f_globals)
     problem = unanswered = None
     general, tracer = hint, _Tracer(own)
     try:
@@ -944,7 +940,7 @@ def check(name, test=None, hint=None):
             show_why(*(base64.b64decode("".join(why[form])).decode()
                        for form in ("markdown", "plain")))
     else:
-        if not unanswered and _unanswered(own, values):
+        if not unanswered and _unanswered(values):
             #ko: 답 칸이 None, ..., 몸통이 ...뿐인 함수이면 다른 말보다 그것이 먼저입니다
             #en: an answer still None, ... or a function whose body is only ...: that first
             hint, unanswered, problem = general, True, None
@@ -1130,19 +1126,6 @@ class _own_comparisons:
 #en: --- answers not written yet ---
 
 
-def _read_names(code):
-    #ko| """코드와 그 안에 정의된 함수들이 전역에서 읽는 이름들."""
-    #en| """The global names a code object (and the functions defined in it) reads."""
-    import dis
-
-    names = {i.argval for i in dis.get_instructions(code)
-             if i.opname in ("LOAD_GLOBAL", "LOAD_NAME")}
-    for const in code.co_consts:
-        if isinstance(const, type(code)):
-            names |= _read_names(const)
-    return names
-
-
 def _is_stub(value):
     #ko| """몸통이 ...(또는 pass, 설명 문자열)뿐인 함수이거나, 그런 메서드만 가진
     #ko| 클래스인가."""
@@ -1163,28 +1146,12 @@ def _is_stub(value):
                      [("LOAD_CONST", None), ("RETURN_VALUE", None)])
 
 
-def _unanswered(test, values=None):
-    #ko| """확인이 읽는 이름 가운데 아직 None이나 ...이거나, 몸통이 ...뿐인 함수가 있는가.
-    #ko| values: 이 장의 확인 함수가 인자로 받은 이름과 값."""
-    #en| """Whether a name the check reads is still None or ..., or a function whose body is
-    #en| only .... values: the names and values a chapter's check took as parameters."""
-    if values is not None:
-        return any(v is None or v is Ellipsis or _is_stub(v) for v in values.values())
-    try:
-        space, names = test.__globals__, _read_names(test.__code__)
-        #ko: 확인 셀이 test 밖에 정의한 함수(call_ 같은)가 읽는 이름도
-        #en: and the names read by functions the check cell defines beside test (call_)
-        for value in list(space.values()):
-            code = getattr(value, "__code__", None)
-            if getattr(code, "co_filename", None) == test.__code__.co_filename:
-                names |= _read_names(code)
-        for name in names:
-            value = space.get(name, 0)
-            if value is None or value is Ellipsis or _is_stub(value):
-                return True
-    except Exception:
-        return False
-    return False
+def _unanswered(values):
+    #ko| """확인 함수가 인자로 받은 값(답과 장의 이름) 가운데 아직 None이나 ...이거나,
+    #ko| 몸통이 ...뿐인 함수가 있는가."""
+    #en| """Whether a value the check took as a parameter (an answer, a chapter's name) is
+    #en| still None or ..., or a function whose body is only ...."""
+    return any(v is None or v is Ellipsis or _is_stub(v) for v in values.values())
 
 
 #ko: --- 학습자의 함수가 모양을 어떻게 바꾸는지: 모양 추적 ---
