@@ -273,6 +273,14 @@ def ch99_ex_one(answer):
 """
 
 
+def test_a_checks_module_may_share_a_helper_named_with_an_underscore(tmp_path):
+    from tools.source import registered_checks
+
+    shared = CHECKS + "\n\ndef _twice(x):\n    return 2 * x\n"
+    chapter = parse(write(tmp_path, EXERCISE, shared))
+    assert registered_checks(chapter.checks_path) == {"ch99-ex-one": ["answer"]}
+
+
 @pytest.mark.parametrize("cell, module, message", [
     ('check("ch99-ex-two")', CHECKS, r"99_probe.md:\d+: the check cell names ch99-ex-two, but the exercise above it is "
                                      r"ch99-ex-one"),
@@ -282,7 +290,8 @@ def ch99_ex_one(answer):
      r"registers \['ch99-ex-once'\], but 99_probe.md's check cells call \['ch99-ex-one'\]; no check for "
      r"\['ch99-ex-one'\]; no check cell for \['ch99-ex-once'\]"),
     ('check("ch99-ex-one")', CHECKS + "\n\ndef helper_():\n    return 1\n",
-     r"checks/ch99.py:\d+: a checks module holds imports and functions decorated @exercise"),
+     r"checks/ch99.py:\d+: a checks module holds imports, functions decorated @exercise"),
+    ('check("ch99-ex-one")', CHECKS + "\n\nx_ = 1\n", r"checks/ch99.py:\d+: a checks module holds imports"),
     ('check("ch99-ex-one")', CHECKS + "\n\n@exercise(\"ch99-ex-one\", \"h\")\ndef again(answer):\n    return 1\n",
      r"ch99-ex-one is registered twice"),
     ('check("ch99-ex-one")', CHECKS.replace("(answer)", "(answer=2)"), r"ch99_ex_one takes plain parameters only"),

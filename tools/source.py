@@ -571,7 +571,8 @@ def checks_code(path: Path, lang: str) -> str:
 
 def registered_checks(path: Path) -> dict[str, list[str]]:
     """The exercises a checks module registers, in order: label -> the names its function reads from the
-    notebook (its parameters). Refused by name when a function is not registered the one way."""
+    notebook (its parameters). Refused by name when a function is not registered the one way; an undecorated
+    function named _name is a helper that several of the chapter's checks share."""
     import ast
 
     where = _rel(path)
@@ -583,14 +584,17 @@ def registered_checks(path: Path) -> dict[str, list[str]]:
     for node in tree.body:
         if isinstance(node, (ast.Import, ast.ImportFrom)):
             continue
+        if isinstance(node, ast.FunctionDef) and node.name.startswith("_") and not node.decorator_list:
+            continue  # a helper that several of the chapter's checks call
         deco = node.decorator_list if isinstance(node, ast.FunctionDef) else []
         call = deco[0] if len(deco) == 1 else None
         ok = (isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id == "exercise"
               and len(call.args) == 2 and not call.keywords and isinstance(call.args[0], ast.Constant)
               and isinstance(call.args[0].value, str) and re.fullmatch(r"ch\d\d-ex-[\w-]+", call.args[0].value))
         if not ok:
-            raise SourceError(f"{where}:{node.lineno}: a checks module holds imports and functions decorated "
-                              "@exercise(\"chNN-ex-topic\", hint) only; put helpers inside the function that uses them")
+            raise SourceError(f"{where}:{node.lineno}: a checks module holds imports, functions decorated "
+                              "@exercise(\"chNN-ex-topic\", hint), and helpers several checks share, named with a "
+                              "leading underscore (_name); put a helper one check uses inside that check's function")
         label = call.args[0].value
         if label in found:
             raise SourceError(f"{where}:{node.lineno}: {label} is registered twice")

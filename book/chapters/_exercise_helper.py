@@ -967,6 +967,73 @@ def check(name):
 #en: --- chapters 6-10 ---
 
 
+def terms_said(got, parts):
+    #ko| """곱으로 세는 답(바이트, MiB)이 정답의 몇 배인지, 그리고 곱의 어느 항을 하나에서
+    #ko| 셋까지 바꾸면 그 값이 나오는지 말합니다. parts: 항마다 (맞는 값, [(틀린 값, 그
+    #ko| 말), ...])의 목록."""
+    #en| """How many times the right value an answer counted as a product (bytes, MiB) is,
+    #en| and which one to three of the product's terms, changed, give it. parts: per term,
+    #en| (right value, [(wrong value, what it says), ...])."""
+    import itertools
+    import math
+
+    right = math.prod(v for v, _ in parts)
+    found = []
+    #ko: 항 하나나 둘로 설명되면 그 모두를, 아니면 셋으로 설명되는 것을 찾습니다
+    #en: every explanation by one or two terms, else those by three
+    for ks in ((1, 2), (3,)):
+        for k in ks:
+            for at in itertools.combinations(range(len(parts)), k):
+                for picks in itertools.product(*(parts[i][1] for i in at)):
+                    v = right
+                    for i, (w, _) in zip(at, picks):
+                        v = v / parts[i][0] * w
+                    if abs(got - v) <= 1e-3 * abs(v):
+                        found.append(", ".join(said for _, said in picks))
+        if found:
+            break
+    ratio = got / right
+
+    def shown(x):
+        return f"{x:.4g}" if x < 1e4 else f"{x:.0f}"
+
+    if ratio >= 1:
+        #ko| head = f"정답의 {shown(ratio)}배입니다. "
+        #en| head = f"{shown(ratio)} times the right value: "
+    elif ratio > 0:
+        #ko| head = f"정답의 1/{shown(1 / ratio)}입니다. "
+        #en| head = f"1/{shown(1 / ratio)} of the right value: "
+    else:
+        #ko| return f"0보다 커야 하는데 {got}입니다. "
+        #en| return f"{got} must be above 0. "
+    if found:
+        #ko| return head + "이 값은 다음과 같이 계산할 때 나옵니다: " + ". 또는 ".join(
+        #ko|     found[:4]) + ". "
+        #en| return head + "that is the value you get with " + "; or with ".join(
+        #en|     found[:4]) + ". "
+    #ko| return (head + "문제의 항을 셋까지 빼거나 바꾼 것으로는 설명되지 않습니다. "
+    #ko|         "곱하는 항을 하나씩 다시 세어 보세요. ")
+    #en| return (head + "no one to three terms of the problem left out or changed "
+    #en|         "explain it: count the terms of the product again, one by one. ")
+
+
+def mha_reference(layer, query, key, value, **masks):
+    #ko| """6장의 MultiHeadAttention 레이어와 같은 가중치를 복사한 nn.MultiheadAttention의
+    #ko| 결과와 헤드별 가중치(기준값). masks: key_padding_mask, attn_mask."""
+    #en| """The output and per-head weights of an nn.MultiheadAttention holding a copy of
+    #en| the weights of a chapter 6 MultiHeadAttention layer (the reference). masks:
+    #en| key_padding_mask, attn_mask."""
+    import torch
+
+    ref = torch.nn.MultiheadAttention(layer.d_model, layer.n_head, batch_first=True).eval()
+    with torch.no_grad():
+        ref.in_proj_weight.copy_(layer.in_proj.weight)
+        ref.in_proj_bias.copy_(layer.in_proj.bias)
+        ref.out_proj.weight.copy_(layer.out_proj.weight)
+        ref.out_proj.bias.copy_(layer.out_proj.bias)
+        return ref(query, key, value, average_attn_weights=False, **masks)
+
+
 def factor_mistake(got, want, terms):
     #ko| """수로 적은 답이 정답의 몇 배인지 보고, 그 배율을 만드는 실수를 terms에서
     #ko| 하나나 둘 찾습니다. terms: (배율, 그 배율을 만드는 실수의 설명)의 목록.

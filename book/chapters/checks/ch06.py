@@ -79,17 +79,6 @@ def ch06_ex_shapes(answer_weights, answer_out):
     #en| "the biases follow the same order.",
 )
 def ch06_ex_order(PortedMHA):
-    def reference_(layer, query, key, value, **masks):
-        #ko: 같은 가중치의 nn.MultiheadAttention (이 셀 안에서 만들고 복사합니다)
-        #en: nn.MultiheadAttention with the same weights (made and copied in this cell)
-        ref = nn.MultiheadAttention(layer.d_model, layer.n_head, batch_first=True).eval()
-        with torch.no_grad():
-            ref.in_proj_weight.copy_(layer.in_proj.weight)
-            ref.in_proj_bias.copy_(layer.in_proj.bias)
-            ref.out_proj.weight.copy_(layer.out_proj.weight)
-            ref.out_proj.bias.copy_(layer.out_proj.bias)
-            return ref(query, key, value, average_attn_weights=False, **masks)
-
     check_seed(4)
     #ko: 크로스 어텐션: 쿼리 3개, 키와 밸류 5개, 모두 다른 텐서
     #en: cross-attention: 3 queries, 5 keys and values, all different tensors
@@ -342,7 +331,7 @@ def ch06_ex_order(PortedMHA):
             #en|         "wrong: project each input "
             #en|         "(query, key, value) with its own slice (W_Q, W_K, W_V) and bias.")
         out_ = layer_(query_, key_, value_)
-        want_, _ = reference_(layer_, query_, key_, value_)
+        want_, _ = mha_reference(layer_, query_, key_, value_)
         if not (all(same_(g_, r_) for g_, r_ in zip(got_, right_))
                 and torch.allclose(out_, want_, atol=1e-5)):
             return False
@@ -509,17 +498,6 @@ def ch06_ex_padding(padding_mask_from_lengths):
     #en| "A module knows its mode; a function knows it only if it is told.",
 )
 def ch06_ex_dropout(DropoutAttend):
-    def reference_(layer, query, key, value, **masks):
-        #ko: 같은 가중치의 nn.MultiheadAttention (이 셀 안에서 만들고 복사합니다)
-        #en: nn.MultiheadAttention with the same weights (made and copied in this cell)
-        ref = nn.MultiheadAttention(layer.d_model, layer.n_head, batch_first=True).eval()
-        with torch.no_grad():
-            ref.in_proj_weight.copy_(layer.in_proj.weight)
-            ref.in_proj_bias.copy_(layer.in_proj.bias)
-            ref.out_proj.weight.copy_(layer.out_proj.weight)
-            ref.out_proj.bias.copy_(layer.out_proj.bias)
-            return ref(query, key, value, average_attn_weights=False, **masks)
-
     check_seed(7)
     layer_ = DropoutAttend(8, 2, dropout=0.5)
     #ko: 크로스 어텐션: 쿼리 4개, 키와 밸류 6개
@@ -569,7 +547,7 @@ def ch06_ex_dropout(DropoutAttend):
         layer_.eval()
         out_ = layer_(query_, key_, key_)
         kept_eval_ = layer_.attn_weights
-        want_, kept_ = reference_(layer_, query_, key_, key_)
+        want_, kept_ = mha_reference(layer_, query_, key_, key_)
         if not torch.allclose(out_, want_, atol=1e-6):
             if torch.allclose(layer_.attn_weights, kept_ * 0.5, atol=1e-6):
                 #ko| return ("평가 모드의 가중치가 (1 - p)배로 "
@@ -623,7 +601,7 @@ def ch06_ex_dropout(DropoutAttend):
         #ko: 패딩 마스크 (B, 1, 1, T_k)도 지켜야 합니다
         #en: the padding mask (B, 1, 1, T_k) must hold too
         keep_ = torch.arange(6) < torch.tensor([6, 3])[:, None]
-        masked_want_, _ = reference_(layer_, query_, key_, key_,
+        masked_want_, _ = mha_reference(layer_, query_, key_, key_,
                                      key_padding_mask=~keep_)
         if not torch.allclose(layer_(query_, key_, key_, keep_[:, None, None, :]),
                               masked_want_, atol=1e-6):

@@ -540,17 +540,6 @@ def ch08_ex_port(GPT2Config, GPT2Attention, port_gpt2_reshape):
     #en| "which alignment of the causal mask is right?",
 )
 def ch08_ex_chunked(MultiHeadAttention, prefill_step):
-    def reference_(layer, query, key, value, **masks):
-        #ko: 같은 가중치의 nn.MultiheadAttention (이 셀 안에서 만들고 복사합니다)
-        #en: nn.MultiheadAttention with the same weights (made and copied in this cell)
-        ref = nn.MultiheadAttention(layer.d_model, layer.n_head, batch_first=True).eval()
-        with torch.no_grad():
-            ref.in_proj_weight.copy_(layer.in_proj.weight)
-            ref.in_proj_bias.copy_(layer.in_proj.bias)
-            ref.out_proj.weight.copy_(layer.out_proj.weight)
-            ref.out_proj.bias.copy_(layer.out_proj.bias)
-            return ref(query, key, value, average_attn_weights=False, **masks)
-
     def reference_keys_(layer, x):
         #ko: 캐시에 있어야 할 키 (B, H, T, D): x를 W_K로 투영해 헤드로 나눈 것
         #en: the keys the cache must hold (B, H, T, D): x projected by W_K, split into heads
@@ -576,7 +565,7 @@ def ch08_ex_chunked(MultiHeadAttention, prefill_step):
     #en: the reference: nn.MultiheadAttention with the same weights and a causal mask (True
     #en: = blocked)
     causal_ = torch.ones(T_, T_, dtype=torch.bool).tril()
-    full_, _ = reference_(layer_, x_, x_, x_, attn_mask=~causal_)
+    full_, _ = mha_reference(layer_, x_, x_, x_, attn_mask=~causal_)
 
     caches_ = []
 

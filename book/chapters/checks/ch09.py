@@ -13,6 +13,35 @@ import torch
 import torch.nn.functional as F
 
 
+
+def _rotary_reference(layer, x, positions, mask):
+    #ko: 이 장의 RotaryAttention이 하는 계산을 여기서 따로 합니다(노트북의 함수를 쓰지
+    #ko: 않습니다). 출력 (B, T, C)와 회전한 키, 밸류 (B, H_kv, T, D)를 돌려줍니다.
+    #ko: ch09-ex-prefill과 ch09-ex-rolling의 확인이 씁니다
+    #en: what this chapter's RotaryAttention computes, redone here (no function of the
+    #en: notebook): the output (B, T, C) and the rotated keys and the values
+    #en: (B, H_kv, T, D). The checks of ch09-ex-prefill and ch09-ex-rolling use it
+    B, T, _ = x.shape
+    H, H_kv, D = layer.n_head, layer.n_kv_head, layer.d_head
+    q, k, v = F.linear(x, layer.qkv.weight, layer.qkv.bias).split([H * D, H_kv * D,
+                                                                   H_kv * D], dim=-1)
+    q = q.view(B, T, H, D).transpose(1, 2)
+    k, v = (t.view(B, T, H_kv, D).transpose(1, 2) for t in (k, v))
+    inv = 1.0 / layer.base ** (torch.arange(0, D, 2, dtype=torch.float) / D)
+    a = positions[..., None].float() * inv
+    a = torch.cat([a, a], dim=-1)[:, None]                             # (B, 1, T, D)
+    def turn(t):
+        t1, t2 = t.chunk(2, dim=-1)
+        return t * a.cos() + torch.cat([-t2, t1], dim=-1) * a.sin()
+    q, k = turn(q), turn(k)
+    scores = (q @ k.repeat_interleave(H // H_kv, dim=1).transpose(-2,
+                                                                  -1)) / math.sqrt(D)
+    scores = scores.masked_fill(~mask, torch.finfo(scores.dtype).min)
+    out = torch.softmax(scores, dim=-1) @ v.repeat_interleave(H // H_kv, dim=1)
+    return F.linear(out.transpose(1, 2).reshape(B, T, H * D), layer.out_proj.weight,
+                    layer.out_proj.bias), k, v
+
+
 @exercise(
     "ch09-ex-halves",
     #ko| "cos와 sin에는 헤드 축이 없으니 x의 헤드 축 위로 브로드캐스팅되게 하세요. "
@@ -488,33 +517,6 @@ def ch09_ex_positions(positions_for):
     #en| "a cache to layer, and the layer fills it.",
 )
 def ch09_ex_prefill(RotaryAttention, prefill):
-    def reference_(layer, x, positions, mask):
-        #ko: 이 장의 RotaryAttention이 하는 계산을 이 셀 안에서 따로 합니다(노트북의 함수를
-        #ko: 쓰지 않습니다).
-        #ko: 출력 (B, T, C)와 회전한 키, 밸류 (B, H_kv, T, D)를 돌려줍니다
-        #en: what this chapter's RotaryAttention computes, redone in this cell (no function of
-        #en: the notebook):
-        #en: the output (B, T, C) and the rotated keys and the values (B, H_kv, T, D)
-        B, T, _ = x.shape
-        H, H_kv, D = layer.n_head, layer.n_kv_head, layer.d_head
-        q, k, v = F.linear(x, layer.qkv.weight, layer.qkv.bias).split([H * D, H_kv * D,
-                                                                       H_kv * D], dim=-1)
-        q = q.view(B, T, H, D).transpose(1, 2)
-        k, v = (t.view(B, T, H_kv, D).transpose(1, 2) for t in (k, v))
-        inv = 1.0 / layer.base ** (torch.arange(0, D, 2, dtype=torch.float) / D)
-        a = positions[..., None].float() * inv
-        a = torch.cat([a, a], dim=-1)[:, None]                             # (B, 1, T, D)
-        def turn(t):
-            t1, t2 = t.chunk(2, dim=-1)
-            return t * a.cos() + torch.cat([-t2, t1], dim=-1) * a.sin()
-        q, k = turn(q), turn(k)
-        scores = (q @ k.repeat_interleave(H // H_kv, dim=1).transpose(-2,
-                                                                      -1)) / math.sqrt(D)
-        scores = scores.masked_fill(~mask, torch.finfo(scores.dtype).min)
-        out = torch.softmax(scores, dim=-1) @ v.repeat_interleave(H // H_kv, dim=1)
-        return F.linear(out.transpose(1, 2).reshape(B, T, H * D), layer.out_proj.weight,
-                        layer.out_proj.bias), k, v
-
     def verdict_(lengths_, T_):
         check_seed(13)
         B_, C_ = len(lengths_), 12
@@ -649,12 +651,12 @@ def ch09_ex_prefill(RotaryAttention, prefill):
             for mask_, said_ in slips_:
                 mask_, slip_positions_ = mask_ if isinstance(mask_, tuple) else (mask_,
                                                                                  positions_)
-                slip_, _, _ = reference_(layer_, x_, slip_positions_, mask_)
+                slip_, _, _ = _rotary_reference(layer_, x_, slip_positions_, mask_)
                 if (torch.allclose(out_[rows_], slip_[rows_], atol=1e-5)
                         and given_like_(calls_, mask_, left_)):
                     return said_
         for b_, n_ in enumerate(lengths_.tolist()):
-            alone_, k_alone_, v_alone_ = reference_(layer_, x_[b_:b_ + 1, T_ - n_:],
+            alone_, k_alone_, v_alone_ = _rotary_reference(layer_, x_[b_:b_ + 1, T_ - n_:],
                                                     torch.arange(n_)[None], tri_[:n_, :n_])
             if not torch.allclose(out_[b_, T_ - n_:], alone_[0], atol=1e-5):
                 #ko| return call_said_(calls_, lengths_, T_, layer_.n_head) or (
@@ -688,7 +690,7 @@ def ch09_ex_prefill(RotaryAttention, prefill):
                      #en| "wrong): count positions from each row's first real token."),
                 ]:
                     shifted_ = torch.arange(shift_, shift_ + n_)[None]
-                    _, k_shifted_, _ = reference_(layer_, x_[b_:b_ + 1, T_ - n_:],
+                    _, k_shifted_, _ = _rotary_reference(layer_, x_[b_:b_ + 1, T_ - n_:],
                                                   shifted_, tri_[:n_, :n_])
                     if shift_ and torch.allclose(cached_, k_shifted_, atol=1e-5):
                         return said_
@@ -707,7 +709,7 @@ def ch09_ex_prefill(RotaryAttention, prefill):
                        cache=cache_)
         for b_, n_ in enumerate(lengths_.tolist()):
             whole_ = torch.cat([x_[b_:b_ + 1, T_ - n_:], x_next_[b_:b_ + 1]], dim=1)
-            alone_, _, _ = reference_(layer_, whole_, torch.arange(n_ + 1)[None],
+            alone_, _, _ = _rotary_reference(layer_, whole_, torch.arange(n_ + 1)[None],
                                       torch.ones(n_ + 1, n_ + 1, dtype=torch.bool).tril())
             if not torch.allclose(step_[b_], alone_[0, -1:], atol=1e-5):
                 said_ = call_said_(calls_, lengths_, T_, layer_.n_head)
@@ -887,54 +889,6 @@ def ch09_ex_prefill(RotaryAttention, prefill):
     #en| "after the repeat the query heads take H_kv's place. 1 MiB = 2**20 bytes.",
 )
 def ch09_ex_cache_bytes(answer_gqa_mib, answer_repeated_mib):
-    def explain_(got_, parts_):
-        #ko: 답이 정답의 몇 배인지, 그리고 문제의 어느 항을 하나에서 셋까지 바꾸면 그 값이
-        #ko: 나오는지 말합니다. parts_: (맞는 값, [(틀린 값, 그 말), ...])의 목록
-        #en: how many times the right value the answer is, and which one to three of the
-        #en: problem's terms, changed, give it. parts_: a list of (right value,
-        #en: [(wrong value, what it says), ...])
-        import itertools as itertools_
-        right_ = math.prod(v_ for v_, _ in parts_)
-        found_ = []
-        #ko: 항 하나나 둘로 설명되면 그 모두를, 아니면 셋으로 설명되는 것을 찾습니다
-        #en: every explanation by one or two terms, else those by three
-        for ks_ in ((1, 2), (3,)):
-            for k_ in ks_:
-                for at_ in itertools_.combinations(range(len(parts_)), k_):
-                    for picks_ in itertools_.product(*(parts_[i_][1] for i_ in at_)):
-                        v_ = right_
-                        for i_, (w_, _) in zip(at_, picks_):
-                            v_ = v_ / parts_[i_][0] * w_
-                        if abs(got_ - v_) <= 1e-3 * abs(v_):
-                            found_.append(", ".join(said_ for _, said_ in picks_))
-            if found_:
-                break
-        ratio_ = got_ / right_
-
-        def shown_(x_):
-            return f"{x_:.4g}" if x_ < 1e4 else f"{x_:.0f}"
-
-        if ratio_ >= 1:
-            #ko| head_ = f"정답의 {shown_(ratio_)}배입니다. "
-            #en| head_ = f"{shown_(ratio_)} times the right value: "
-        elif ratio_ > 0:
-            #ko| head_ = f"정답의 1/{shown_(1 / ratio_)}입니다. "
-            #en| head_ = f"1/{shown_(1 / ratio_)} of the right value: "
-        else:
-            #ko| return f"0보다 커야 하는데 {got_}입니다. "
-            #en| return f"{got_} must be above 0. "
-        if found_:
-            #ko| return head_ + "이 값은 다음과 같이 계산할 때 나옵니다: " + ". 또는 ".join(
-            #ko|     found_[:4]) + ". "
-            #en| return head_ + "that is the value you get with " + "; or with ".join(
-            #en|     found_[:4]) + ". "
-        #ko| return (head_ + "문제의 항을 셋까지 빼거나 바꾼 것으로는 설명되지 않습니다. "
-        #ko|         "곱하는 항을 "
-        #ko|         "하나씩 다시 세어 보세요. ")
-        #en| return (head_ + "no one to three terms of the problem left out or changed "
-        #en|         "explain it: "
-        #en|         "count the terms of the product again, one by one. ")
-
     def cache_parts_(heads_):
         #ko: 캐시의 MiB를 이루는 항: 맞는 값과 흔히 틀리는 값
         #en: the terms of the cache's MiB: the right value and the usual wrong ones
@@ -1028,7 +982,7 @@ def ch09_ex_cache_bytes(answer_gqa_mib, answer_repeated_mib):
     ]
     #ko: 항 하나로 설명되는 배율만 그 항으로 말합니다(둘 이상이면 아래에서
     #ko: 가능한 조합을 모두 말합니다)
-    #en: a factor that one term explains is named by it (for more, explain_ below
+    #en: a factor that one term explains is named by it (for more, terms_said below
     #en: names every combination that fits)
     if any(abs(answer_gqa_mib / gqa_ - f_) <= 1e-6 * f_ for f_, _ in terms_):
         return factor_mistake(answer_gqa_mib, gqa_, terms_)
@@ -1053,7 +1007,7 @@ def ch09_ex_cache_bytes(answer_gqa_mib, answer_repeated_mib):
             return said_
     said_ = ""
     if near_ != gqa_:
-        said_ += "answer_gqa_mib: " + explain_(answer_gqa_mib, cache_parts_(8))
+        said_ += "answer_gqa_mib: " + terms_said(answer_gqa_mib, cache_parts_(8))
     if near_rep_ != 4 * gqa_:
         if near_ != gqa_ and abs(answer_repeated_mib - 4 * answer_gqa_mib) < 1e-6:
             #ko| said_ += ("answer_repeated_mib는 answer_gqa_mib의 4배로 맞게 늘렸으니, "
@@ -1062,7 +1016,7 @@ def ch09_ex_cache_bytes(answer_gqa_mib, answer_repeated_mib):
             #en|           "be: fixing answer_gqa_mib fixes it too.")
         else:
             said_ += ("answer_repeated_mib: "
-                      + explain_(answer_repeated_mib, cache_parts_(32)))
+                      + terms_said(answer_repeated_mib, cache_parts_(32)))
     return said_.strip() or True
 
 
@@ -1074,33 +1028,6 @@ def ch09_ex_cache_bytes(answer_gqa_mib, answer_repeated_mib):
     #en| "Which end of the token axis (dim=2) holds them?",
 )
 def ch09_ex_rolling(RotaryAttention, WindowCache):
-    def reference_(layer, x, positions, mask):
-        #ko: 이 장의 RotaryAttention이 하는 계산을 이 셀 안에서 따로 합니다(노트북의 함수를
-        #ko: 쓰지 않습니다).
-        #ko: 출력 (B, T, C)와 회전한 키, 밸류 (B, H_kv, T, D)를 돌려줍니다
-        #en: what this chapter's RotaryAttention computes, redone in this cell (no function of
-        #en: the notebook):
-        #en: the output (B, T, C) and the rotated keys and the values (B, H_kv, T, D)
-        B, T, _ = x.shape
-        H, H_kv, D = layer.n_head, layer.n_kv_head, layer.d_head
-        q, k, v = F.linear(x, layer.qkv.weight, layer.qkv.bias).split([H * D, H_kv * D,
-                                                                       H_kv * D], dim=-1)
-        q = q.view(B, T, H, D).transpose(1, 2)
-        k, v = (t.view(B, T, H_kv, D).transpose(1, 2) for t in (k, v))
-        inv = 1.0 / layer.base ** (torch.arange(0, D, 2, dtype=torch.float) / D)
-        a = positions[..., None].float() * inv
-        a = torch.cat([a, a], dim=-1)[:, None]                             # (B, 1, T, D)
-        def turn(t):
-            t1, t2 = t.chunk(2, dim=-1)
-            return t * a.cos() + torch.cat([-t2, t1], dim=-1) * a.sin()
-        q, k = turn(q), turn(k)
-        scores = (q @ k.repeat_interleave(H // H_kv, dim=1).transpose(-2,
-                                                                      -1)) / math.sqrt(D)
-        scores = scores.masked_fill(~mask, torch.finfo(scores.dtype).min)
-        out = torch.softmax(scores, dim=-1) @ v.repeat_interleave(H // H_kv, dim=1)
-        return F.linear(out.transpose(1, 2).reshape(B, T, H * D), layer.out_proj.weight,
-                        layer.out_proj.bias), k, v
-
     def band_(T_q, T_k, w):
         #ko: 띠 마스크 (T_q, T_k)를 이 셀 안에서 따로 만듭니다
         #en: the band mask (T_q, T_k), made in this cell
@@ -1116,7 +1043,7 @@ def ch09_ex_rolling(RotaryAttention, WindowCache):
         x_ = torch.randn(2, 9, 12)                                         # (B, T, C)
         w_ = 3
         positions_ = torch.arange(9).expand(2, 9)
-        full_, k_full_, v_full_ = reference_(layer_, x_, positions_, band_(9, 9, w_))
+        full_, k_full_, v_full_ = _rotary_reference(layer_, x_, positions_, band_(9, 9, w_))
         cache_ = WindowCache(w_)
         #ko: append가 이번 단계의 어텐션에 돌려준 키를 기록합니다
         #en: the keys append returns for this step's attention are recorded

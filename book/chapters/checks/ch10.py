@@ -613,53 +613,6 @@ def ch10_ex_qk_norm(qwen3_heads, rope_halves):
     #en| "own key (the part not rotated and the rotated part) and value.",
 )
 def ch10_ex_mla_bytes(answer_mla_bytes, answer_expanded_bytes):
-    def explain_(got_, parts_):
-        #ko: 답이 정답의 몇 배인지, 그리고 문제의 어느 항을 하나에서 셋까지 바꾸면 그 값이
-        #ko: 나오는지 말합니다. parts_: (맞는 값, [(틀린 값, 그 말), ...])의 목록
-        #en: how many times the right value the answer is, and which one to three of the
-        #en: problem's terms, changed, give it. parts_: a list of (right value,
-        #en: [(wrong value, what it says), ...])
-        import itertools as itertools_
-        import math as math_
-        right_ = math_.prod(v_ for v_, _ in parts_)
-        found_ = []
-        #ko: 항 하나나 둘로 설명되면 그 모두를, 아니면 셋으로 설명되는 것을 찾습니다
-        #en: every explanation by one or two terms, else those by three
-        for ks_ in ((1, 2), (3,)):
-            for k_ in ks_:
-                for at_ in itertools_.combinations(range(len(parts_)), k_):
-                    for picks_ in itertools_.product(*(parts_[i_][1] for i_ in at_)):
-                        v_ = right_
-                        for i_, (w_, _) in zip(at_, picks_):
-                            v_ = v_ / parts_[i_][0] * w_
-                        if abs(got_ - v_) <= 1e-3 * abs(v_):
-                            found_.append(", ".join(said_ for _, said_ in picks_))
-            if found_:
-                break
-        ratio_ = got_ / right_
-
-        def shown_(x_):
-            return f"{x_:.4g}" if x_ < 1e4 else f"{x_:.0f}"
-
-        if ratio_ >= 1:
-            #ko| head_ = f"정답의 {shown_(ratio_)}배입니다. "
-            #en| head_ = f"{shown_(ratio_)} times the right value: "
-        elif ratio_ > 0:
-            #ko| head_ = f"정답의 1/{shown_(1 / ratio_)}입니다. "
-            #en| head_ = f"1/{shown_(1 / ratio_)} of the right value: "
-        else:
-            #ko| return f"0보다 커야 하는데 {got_}입니다. "
-            #en| return f"{got_} must be above 0. "
-        if found_:
-            #ko| return head_ + "이 값은 다음과 같이 계산할 때 나옵니다: " + ". 또는 ".join(
-            #ko|     found_[:4]) + ". "
-            #en| return head_ + "that is the value you get with " + "; or with ".join(
-            #en|     found_[:4]) + ". "
-        #ko| return (head_ + "문제의 항을 셋까지 빼거나 바꾼 것으로는 설명되지 않습니다. "
-        #ko|         "곱하는 항을 하나씩 다시 세어 보세요. ")
-        #en| return (head_ + "no one to three terms of the problem left out or changed "
-        #en|         "explain it: count the terms of the product again, one by one. ")
-
     def bytes_parts_(expanded_):
         #ko: 토큰 하나의 캐시 바이트를 이루는 항: 맞는 값과 흔히 틀리는 값
         #en: the terms of a token's cache bytes: the right value and the usual wrong ones
@@ -788,12 +741,12 @@ def ch10_ex_mla_bytes(answer_mla_bytes, answer_expanded_bytes):
     ]
     #ko: 항 하나로 설명되는 배율만 그 항으로 말합니다(둘 이상이면 아래에서
     #ko: 가능한 조합을 모두 말합니다)
-    #en: a factor that one term explains is named by it (for more, explain_ below
+    #en: a factor that one term explains is named by it (for more, terms_said below
     #en: names every combination that fits)
     def single_(got_, want_, terms_):
         #ko: 2배는 float32일 수도, 키와 밸류를 두 번 센 것일 수도 있어
         #ko: 아래에서 둘 다 말합니다
-        #en: twice may be float32 or keys and values counted twice: explain_ says both
+        #en: twice may be float32 or keys and values counted twice: terms_said says both
         return any(abs(got_ / want_ - f_) <= 1e-6 * f_ for f_, _ in terms_ if f_ != 2)
 
     if single_(answer_mla_bytes, mla_, terms_[:3]):
@@ -805,8 +758,8 @@ def ch10_ex_mla_bytes(answer_mla_bytes, answer_expanded_bytes):
         #en| return "an expanded key is 128 + 64 wide per head (the rotated part included)."
     said_ = ""
     if answer_mla_bytes != mla_:
-        said_ += "answer_mla_bytes: " + explain_(answer_mla_bytes, bytes_parts_(False))
+        said_ += "answer_mla_bytes: " + terms_said(answer_mla_bytes, bytes_parts_(False))
     if answer_expanded_bytes != expanded_:
         said_ += ("answer_expanded_bytes: "
-                  + explain_(answer_expanded_bytes, bytes_parts_(True)))
+                  + terms_said(answer_expanded_bytes, bytes_parts_(True)))
     return said_.strip() or True
