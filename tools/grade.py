@@ -478,20 +478,17 @@ def judge_submission(session, stop: Stop | None, nb, exercises: list[Exercise], 
                                                                                     error=missing[unreadable[0]])))
                 continue
             said = grade_judge.run_check(base, exercise, lang, values, set(all_names))
+            # a check that passed runs again on inputs drawn for this grading run (a secret seed): a function that
+            # returns stored outputs for the notebook's own inputs is right there only
+            unseen = (grade_judge.run_check(base, exercise, lang, values, set(all_names), secret=grade_judge.SECRET)
+                      if not end.broken and grade_judge.verdict(said)[0] == "correct" else None)
             if end.broken:
                 key = "slow" if isinstance(end.broken, PeerTimeout) else "gone"
                 results.append((exercise.label, "error", words[key].format(limit=limits.cell_seconds)))
                 continue
             result, detail, name = grade_judge.verdict(said)
-            if result == "correct":
-                # the same check again on inputs drawn for this grading run (a secret seed): a function that
-                # returns stored outputs for the notebook's own inputs is right there only
-                said = grade_judge.run_check(base, exercise, lang, values, set(all_names), secret=grade_judge.SECRET)
-                if end.broken:
-                    key = "slow" if isinstance(end.broken, PeerTimeout) else "gone"
-                    results.append((exercise.label, "error", words[key].format(limit=limits.cell_seconds)))
-                    continue
-                again, hint, name = grade_judge.verdict(said)
+            if unseen is not None:
+                again, hint, name = grade_judge.verdict(unseen)
                 if again != "correct":
                     result = "error" if again == "error" else "not yet"
                     detail = words["unseen"].format(hint=hint or words["paused"].format(name=name))
