@@ -192,7 +192,7 @@ def test_notebooks_are_self_contained_and_colab_ready(stem):
             f"{folder}/{lang}/{stem}: the second cell must be the set-up cell (see CONTRIBUTING.md)")
         assert f"pip install --quiet koreanize-matplotlib=={pinned}" in setup.source and setup.get("outputs", []) == []
         assert "class expect_error" in setup.source
-        installs = dict(re.findall(r"([\w.-]+)==(\S+)", re.search(r"!pip install --quiet (.*)", setup.source)[1]))
+        installs = dict(re.findall(r"([\w.-]+)==(\S+)", re.search(r'system\("pip install --quiet ([^"]*)"\)', setup.source)[1]))
         colab = dict(re.findall(r"^([\w.-]+)==(\S+)$", (ROOT / "requirements-colab.txt").read_text(encoding="utf-8"), re.M))
         book = dict(re.findall(r"^([\w.-]+)==(\S+)$", (ROOT / "requirements.txt").read_text(encoding="utf-8"), re.M))
         for package, version in installs.items():  # the book's version, and the Colab test's (so pip is a no-op)
