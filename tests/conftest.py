@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import io
+import os
 import sys
 import time
 import tokenize
@@ -11,6 +12,14 @@ from pathlib import Path
 
 import nbformat
 import pytest
+
+# One thread per process, in every pytest worker and in every kernel it starts that does not choose its own (nbval's;
+# the re-execution and the Colab-faithful run choose theirs, tools.notebooks.numeric_settings): pytest.ini already runs
+# a worker per core. With PyTorch's default, a thread per core, every operation big enough to be split waited for a
+# thread another process held the core from, and the idle threads spun for it: the wrong-answer tests took 36 s of CPU
+# beside the other worker's work where they take 17 s with one thread. A setting of the caller's own is kept.
+for _name in ("OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_name, "1")
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -47,19 +56,6 @@ def comments(source: str) -> list[str]:
 
 
 __all__ = ["EXECUTION_REPORT", "ROOT", "LANGS", "chapter_stems", "load", "figure_alt", "code_tokens", "comments", "parse", "chapters"]
-
-
-@pytest.fixture(scope="module")
-def one_thread():
-    """For a module of tiny tensors: one thread is faster than waking a pool of them for every operation, and
-    far faster on a busy machine, where idle pool threads compete for the cores. Modules ask for it with
-    `pytestmark = pytest.mark.usefixtures("one_thread")`."""
-    import torch
-
-    before = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(before)
 
 
 EXECUTION_REPORT = ROOT / "_build" / "execution-report.txt"

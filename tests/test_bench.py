@@ -63,7 +63,7 @@ def test_bad_numbers_are_refused_by_the_parser(argv, message, capsys):
     assert exit_.value.code == 2 and message in capsys.readouterr().err
 
 
-def test_the_three_paths_share_weights_and_agree(one_thread):
+def test_the_three_paths_share_weights_and_agree():
     layers = {p: bench.build(p, 16, 2) for p in bench.PATHS}
     assert type(layers["fast"]).__name__ == "FastMultiHeadAttention" and type(layers["naive"]).__name__ == "MultiHeadAttention"
     x = torch.randn(2, 5, 16)
@@ -73,7 +73,7 @@ def test_the_three_paths_share_weights_and_agree(one_thread):
         assert torch.allclose(outs[p], outs["nn.MHA"], atol=1e-5), p
 
 
-def test_a_toy_table_has_a_row_per_size_and_no_target_line_without_1024(one_thread, capsys):
+def test_a_toy_table_has_a_row_per_size_and_no_target_line_without_1024(capsys):
     assert bench.main(["--sizes", "8", "16", "--batch", "1", "--d-model", "16", "--heads", "2",
                        "--repeats", "1", "--no-memory", "--no-notebooks"]) == 0
     out = capsys.readouterr().out

@@ -43,7 +43,6 @@ CASES = ([("self", t, t, m) for t in (1, 5) for m in ("none", "causal", "padding
 GRID = list(itertools.product(CONFIGS, BATCHES, SEEDS, CASES))
 
 
-pytestmark = pytest.mark.usefixtures("one_thread")  # tests/conftest.py
 
 
 def cell_source(lang: str, marker: str, chapter: str = CHAPTER) -> str:

@@ -25,7 +25,6 @@ from test_today import chapter10, draw, eager
 
 ATOL, WRONG, BF16 = 1e-4, 1e-3, 3e-2
 HUB = "https://huggingface.co/{}/blob/main/config.json"
-pytestmark = pytest.mark.usefixtures("one_thread")  # tests/conftest.py
 
 
 def llama32_1b():

@@ -43,7 +43,6 @@ MARKERS = ("def attention(", "def redraw_(", "def rope_angles(", "def rotate_hal
 LLAMA_SIZES = [(16, 4, 2, None), (12, 4, 2, 8), (12, 6, 6, None), (8, 2, 1, 4), (24, 6, 3, 16), (16, 8, 1, None)]
 
 
-pytestmark = pytest.mark.usefixtures("one_thread")  # tests/conftest.py
 
 
 @functools.cache

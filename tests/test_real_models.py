@@ -57,7 +57,6 @@ def needs_transformers():
                     "pip install -r requirements.txt (make setup)")
 
 
-pytestmark = pytest.mark.usefixtures("one_thread")  # tests/conftest.py
 
 
 def fail_on(error: chapter_code.ChapterCodeError):

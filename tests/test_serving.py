@@ -32,7 +32,6 @@ MARKERS = ("import copy", "def attention(", "class PagedKVCache", "def read_bloc
            "def padded_tokens(", "def rotate_halves(", "def sink_after_softmax(", "def next_logits(", "def speculative_greedy(",
            "def attention_tiled(", "def chunk_attention(", "def merge_without_maxima(")
 
-pytestmark = pytest.mark.usefixtures("one_thread")  # tests/conftest.py
 
 
 @functools.cache

@@ -41,7 +41,6 @@ MARKERS = ("import copy", "def default_inv_freq(", "def inv_freq_linear(", "def 
 ASSIGNED = {"HUB = ": ("HUB", "CONFIGS"), "def port_mla(": ("RENAME", "MLA_READS"),
             "ELSEWHERE = {": ("ELSEWHERE", "SHARED", "READS", "CODE", "ROPE_READS", "NEEDS")}
 
-pytestmark = pytest.mark.usefixtures("one_thread")  # tests/conftest.py
 
 
 @functools.cache
