@@ -41,12 +41,33 @@ RUN_FIRST = {"ko": "먼저 위의 셀들을 실행하세요", "en": "run the cel
 EXERCISE_TAGS = {"exercise-student", "exercise-solution", "exercise-check"}
 
 
-def run_after_restart(student: nbformat.NotebookNode, book: nbformat.NotebookNode) -> tuple[list, list]:
-    """A student after a runtime reset, in one fresh kernel: the set-up cell (which defines check()), then every
-    check cell of the student notebook and nothing else, each before its exercise (a student who jumps ahead);
-    then the book's exercise section, from its first exercise cell to the end, with the solutions. Other cells
-    may fail (a solution that uses earlier names); check cells must not. Returns the two parts' code cells."""
+# What a runtime reset clears and %reset -f does not, put back as a fresh kernel has it before each chapter: the
+# switches of torch's that a chapter's code may turn (gradient tracking, print options, default dtype). Then %reset -f
+# clears every name, these lines' own included, as a restart does; imported modules stay loaded (a restart would load
+# them again, which no check can tell: the set-up cell imports what it uses).
+RESET = ("import torch as _torch\n_torch.set_grad_enabled(True)\n_torch.set_printoptions(profile='default')\n"
+         "_torch.set_default_dtype(_torch.float32)\n%reset -f\n")
+
+
+@pytest.fixture(scope="module")
+def kernel():
+    """One kernel for every chapter's restart (a kernel each took 2.5 s of CPU to start, torch imported): before
+    each chapter, RESET. Its folder is an empty temporary one."""
     from nbclient import NotebookClient
+
+    with tempfile.TemporaryDirectory() as cwd:
+        client = NotebookClient(nbformat.v4.new_notebook(), timeout=120, kernel_name="python3", allow_errors=True,
+                                shutdown_kernel="immediate", resources={"metadata": {"path": cwd}})
+        with client.setup_kernel():
+            wait_in_slices(client)
+            yield client
+
+
+def run_after_restart(client, student: nbformat.NotebookNode, book: nbformat.NotebookNode) -> tuple[list, list]:
+    """A student after a runtime reset: the set-up cell (which defines check()), then every check cell of the
+    student notebook and nothing else, each before its exercise (a student who jumps ahead); then the book's
+    exercise section, from its first exercise cell to the end, with the solutions. Other cells may fail (a solution
+    that uses earlier names); check cells must not. Returns the two parts' code cells."""
 
     def tags(cell) -> set:
         return set(cell.metadata.get("tags", []))
@@ -54,19 +75,16 @@ def run_after_restart(student: nbformat.NotebookNode, book: nbformat.NotebookNod
     setup = next(c for c in student.cells if "remove-cell" in tags(c) and "check(" in c.source)
     checks = [c for c in student.cells if "exercise-check" in tags(c)]
     start = next(i for i, c in enumerate(book.cells) if tags(c) & EXERCISE_TAGS)
-    cells = [setup, *checks, *book.cells[start:]]
-    nb = nbformat.from_dict({**book, "cells": [nbformat.from_dict(dict(c)) for c in cells]})
-    for cell in nb.cells:
+    cells = [nbformat.v4.new_code_cell(RESET), setup, *checks, *book.cells[start:]]
+    client.nb = nbformat.from_dict({**book, "cells": [nbformat.from_dict(dict(c)) for c in cells]})
+    for cell in client.nb.cells:
         if cell.cell_type == "code":
             cell.outputs = []
-    with tempfile.TemporaryDirectory() as cwd:
-        client = NotebookClient(nb, timeout=120, kernel_name="python3", allow_errors=True, shutdown_kernel="immediate",
-                                resources={"metadata": {"path": cwd}})
-        with client.setup_kernel():
-            wait_in_slices(client)
-            for index, cell in enumerate(nb.cells):
-                client.execute_cell(cell, index)
-    code = [c for c in nb.cells if c.cell_type == "code"]
+    for index, cell in enumerate(client.nb.cells):
+        client.execute_cell(cell, index)
+    reset = client.nb.cells[0]
+    assert not [o for o in reset.outputs if o.output_type == "error"], f"the reset before the chapter failed: {reset.outputs}"
+    code = [c for c in client.nb.cells if c.cell_type == "code"][1:]
     return code[1:1 + len(checks)], code[1 + len(checks):]
 
 
@@ -77,15 +95,15 @@ def other_language(stem: str) -> str:
 
 
 @pytest.mark.parametrize("stem", with_exercises())
-def test_checks_after_a_restart_say_which_cells_to_run_first(stem):
+def test_checks_after_a_restart_say_which_cells_to_run_first(kernel, stem):
     """Never a traceback from a check cell, and never "not yet" for a correct answer: a check whose test needs
     names from earlier cells says, in the notebook's language, to run the cells above (Runtime -> Run before).
-    One kernel per notebook: the student notebook's checks alone, before their exercises, then the book's
-    exercise section with its solutions."""
+    The student notebook's checks alone, before their exercises, then the book's exercise section with its
+    solutions, in the module's kernel after RESET."""
     paused, lang = 0, other_language(stem)
     student = nbformat.read(ROOT / "student" / lang / f"{stem}.ipynb", as_version=4)
     book = nbformat.read(ROOT / "notebooks" / lang / f"{stem}.ipynb", as_version=4)
-    before, section = run_after_restart(student, book)
+    before, section = run_after_restart(kernel, student, book)
     for folder, cells in (("student", before), ("notebooks", section)):
         checks = [c for c in cells if "exercise-check" in c.metadata.get("tags", [])]
         assert checks
