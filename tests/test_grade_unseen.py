@@ -11,6 +11,11 @@ through the check as the notebook runs it, recording each call's inputs and outp
 the recorded output for recorded inputs and the first recorded output otherwise. The judge, in this process,
 must grade it "correct" without a secret where it fools the notebook's check (most do), and never "correct" with
 one; the book's solution itself stays "correct" with any secret. Through the sandbox: tests/test_grade.py.
+
+And the book's solution of every exercise whose answer is a value or a class is graded "correct" by the judge in
+this process, without a secret and with one (the grader's two runs of a check that passed), as the solution of a
+function is above: the grading runs of tests/test_grade_solutions.py answer some exercises with a right answer
+written otherwise instead of the solution.
 """
 
 from __future__ import annotations
@@ -116,6 +121,21 @@ def verdict(path, exercise, answers, secret=0) -> tuple[str, str]:
 
 
 FUNCTIONS = [(path, exercise) for path, exercise in EXERCISES if is_function_exercise(exercise)]
+
+
+NOT_FUNCTIONS = [(path, exercise) for path, exercise in EXERCISES if not is_function_exercise(exercise)]
+
+
+@pytest.mark.parametrize("path, exercise", NOT_FUNCTIONS, ids=[e.label for _, e in NOT_FUNCTIONS])
+def test_the_books_solution_of_a_value_or_a_class_is_graded_correct_with_and_without_a_secret(path, exercise):
+    """The judge's verdict on the book's solution as tools.grade reaches it: the check, then, as it passed, the
+    check again with a secret (a function's solution: test_a_lookup_table_of_the_notebooks_inputs_is_not_graded_correct
+    below). Through the sandbox, each chapter's exercises answered, by the book's solution or a right answer written
+    otherwise: tests/test_grade_solutions.py."""
+    right = solution_answers(path, exercise.label)
+    assert set(right) == set(exercise.names), (exercise.label, sorted(right))
+    assert verdict(path, exercise, right) == ("correct", ""), f"{exercise.label}: the solution"
+    assert verdict(path, exercise, right, SECRET) == ("correct", ""), f"{exercise.label}: the solution, with a secret"
 
 
 def test_every_exercise_whose_answer_is_a_function_is_covered():
