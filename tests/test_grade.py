@@ -154,9 +154,12 @@ def graded(tmp_path_factory):
     answers(nb)[1].source = ("import time\ntry:\n    while True:\n        time.sleep(0.1)\nexcept KeyboardInterrupt:\n"
                              "    while True:\n        time.sleep(0.1)\n")
     jupyter(nb, folder / "loop.ipynb")
+    # a function that never returns when the check calls it: the grader stops it, and the run goes on to the next
+    # answer, judged as any other
     nb = trimmed("en")
     answers(nb)[0].source = "answer_w_shape = (2, 8, 3, 7)\nanswer_out_shape = (2, 8, 3, 10)\n"
-    answers(nb)[2].source = "def make_mask(lengths, T):\n    import time\n    while True:\n        time.sleep(0.1)\n"
+    answers(nb)[1].source = "def head_scores(q_flat, k_flat, H):\n    import time\n    while True:\n        time.sleep(0.1)\n"
+    answers(nb)[2].source = solutions(CH05, "en")[2]
     jupyter(nb, folder / "slow_answer.ipynb")
     nb = trimmed("en")  # two right answers, each judged at its check cell, then the kernel ends
     answers(nb)[0].source = "answer_w_shape = (2, 8, 3, 7)\nanswer_out_shape = (2, 8, 3, 10)\n"
@@ -337,8 +340,8 @@ def test_limits_name_the_students_cell_and_say_what_ended_the_kernel(graded):
     assert "did not finish within the time limit (8 s)" in loop[1]["detail"]
     assert "(`import time`)" in loop[1]["detail"], loop[1]["detail"]
     slow = by_file["slow_answer.ipynb"]
-    assert [r["result"] for r in slow] == ["correct", "not attempted", "error"]
-    assert slow[2]["detail"] == "while the check ran it, the answer's code did not finish within the time limit (8 s)"
+    assert [r["result"] for r in slow] == ["correct", "error", "correct"]
+    assert slow[1]["detail"] == "while the check ran it, the answer's code did not finish within the time limit (8 s)"
     exits = by_file["exits.ipynb"]
     assert [r["result"] for r in exits] == ["correct", "correct", "did not run"]
     assert "exit code 3" in exits[2]["detail"] and "memory" not in exits[2]["detail"], exits[2]["detail"]
