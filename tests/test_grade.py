@@ -148,19 +148,21 @@ def graded(tmp_path_factory):
     (folder / "evil.zip").write_bytes(buffer.getvalue())
     # limits and endings: a loop in the second answer (one that catches the first interrupt and loops on: the
     # grader must interrupt again, or the first answer, given before the loop, could not be read), os._exit in the
-    # third, memory filled, a failing import
+    # third, memory filled, a failing import. The two submissions that wait (for the cell's time limit, for the
+    # judge's) are named to come early (endless_loop) and halfway (hung_answer) in the grader's order, which is the
+    # names': each waits while the other worker runs the others, never both at once with the cores left idle
     nb = trimmed("en")
     answers(nb)[0].source = "answer_w_shape = (2, 8, 3, 7)\nanswer_out_shape = (2, 8, 3, 10)\n"
     answers(nb)[1].source = ("import time\ntry:\n    while True:\n        time.sleep(0.1)\nexcept KeyboardInterrupt:\n"
                              "    while True:\n        time.sleep(0.1)\n")
-    jupyter(nb, folder / "loop.ipynb")
+    jupyter(nb, folder / "endless_loop.ipynb")
     # a function that never returns when the check calls it: the grader stops it, and the run goes on to the next
     # answer, judged as any other
     nb = trimmed("en")
     answers(nb)[0].source = "answer_w_shape = (2, 8, 3, 7)\nanswer_out_shape = (2, 8, 3, 10)\n"
     answers(nb)[1].source = "def head_scores(q_flat, k_flat, H):\n    import time\n    while True:\n        time.sleep(0.1)\n"
     answers(nb)[2].source = solutions(CH05, "en")[2]
-    jupyter(nb, folder / "slow_answer.ipynb")
+    jupyter(nb, folder / "hung_answer.ipynb")
     nb = trimmed("en")  # two right answers, each judged at its check cell, then the kernel ends
     answers(nb)[0].source = "answer_w_shape = (2, 8, 3, 7)\nanswer_out_shape = (2, 8, 3, 10)\n"
     answers(nb)[1].source = solutions(CH05, "en")[1]
@@ -259,7 +261,7 @@ def test_every_file_gets_its_rows_and_the_run_succeeds(graded):
         "kim_minji.ipynb", "Copy of 05_scaled_dot_product.ipynb", "lee_vscode.ipynb", moodle,
         "choiyuna_67890_111213_05_scaled_dot_product.ipynb", "choiyuna_67890_111299_05_scaled_dot_product-1.ipynb",
         "group.zip/park/05_scaled_dot_product.ipynb", "group.zip/jung/05_scaled_dot_product.ipynb", "evil.zip",
-        "loop.ipynb", "slow_answer.ipynb", "exits.ipynb", "hog.ipynb", "raises.ipynb", "essay.pdf", "broken.ipynb", "other.ipynb",
+        "endless_loop.ipynb", "hung_answer.ipynb", "exits.ipynb", "hog.ipynb", "raises.ipynb", "essay.pdf", "broken.ipynb", "other.ipynb",
         "full.ipynb", "points.txt", "lookup.ipynb"}
     for name, rows in by_file.items():
         assert len(rows) == (1 if rows[0]["result"] == "invalid" else len(LABELS)), (name, rows)
@@ -335,11 +337,11 @@ def test_canvas_and_moodle_import_files(graded):
 
 def test_limits_name_the_students_cell_and_say_what_ended_the_kernel(graded):
     _, by_file, _, _ = graded
-    loop = by_file["loop.ipynb"]
+    loop = by_file["endless_loop.ipynb"]
     assert [r["result"] for r in loop] == ["correct", "did not run", "did not run"]
     assert "did not finish within the time limit (8 s)" in loop[1]["detail"]
     assert "(`import time`)" in loop[1]["detail"], loop[1]["detail"]
-    slow = by_file["slow_answer.ipynb"]
+    slow = by_file["hung_answer.ipynb"]
     assert [r["result"] for r in slow] == ["correct", "error", "correct"]
     assert slow[1]["detail"] == "while the check ran it, the answer's code did not finish within the time limit (8 s)"
     exits = by_file["exits.ipynb"]
