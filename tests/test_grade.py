@@ -727,13 +727,15 @@ def test_a_kernel_that_cannot_start_is_a_grader_error(tmp_path, monkeypatch):
 
 def test_the_warm_up_compiles_even_where_the_shell_says_not_to_write_bytecode(tmp_path, monkeypatch):
     """Inside the sandbox the venv is read-only: a module the warm-up did not compile is compiled from source in
-    every submission's kernel. PYTHONDONTWRITEBYTECODE, which many Docker images set, must not turn it off."""
+    every submission's kernel. PYTHONDONTWRITEBYTECODE, which many Docker images set, must not turn it off. The
+    warm-up itself, given the probe's import alone (warm_bytecode adds the kernel's own imports, torch's among them:
+    2 s of CPU for nothing this proves, and a record in _build/grade-warm/ under a new key at every run)."""
     from tools import grade_sandbox
 
     (tmp_path / "warm_probe_module.py").write_text("VALUE = 1\n", encoding="utf-8")
     monkeypatch.setenv("PYTHONDONTWRITEBYTECODE", "1")
     monkeypatch.setenv("PYTHONPATH", str(tmp_path))
-    grade_sandbox.warm_bytecode(["import warm_probe_module\n"], tmp_path)
+    grade_sandbox._warm_up("import warm_probe_module\n", tmp_path, None)
     assert list((tmp_path / "__pycache__").glob("warm_probe_module.*.pyc")), "the warm-up compiled nothing"
 
 
