@@ -88,22 +88,40 @@ def lookup_table(function):
     return record, stored, memo
 
 
-@functools.cache
-def solution_answers(path, label) -> dict:
-    """The exercise's answer names as the book's solution defines them, run after the chapter's cells it needs (as
-    a student's kernel holds them)."""
-    chapter = parse(path)
-    exercise = next(e for e in grade_judge.exercises_of(chapter) if e.label == label)
+def _solution(chapter, label: str) -> str:
     cells = chapter.cells
-    solution = next(c for c, n in zip(cells, cells[1:], strict=False) if "solution" in c.flags and "check" in n.flags
-                    and label in n.text(LANG)).text(LANG)
+    return next(c for c, n in zip(cells, cells[1:], strict=False) if "solution" in c.flags and "check" in n.flags
+                and label in n.text(LANG)).text(LANG)
+
+
+@functools.cache
+def student_namespace(path) -> tuple[dict, bool]:
+    """The chapter's cells that its solutions and its checks need, run once (as a student's kernel holds them),
+    and the gradient-tracking switch they left; each exercise's solution then runs in a copy of it."""
+    chapter = parse(path)
+    read = set()
+    for exercise in grade_judge.exercises_of(chapter):
+        read |= grade_judge.bound_and_used(_solution(chapter, exercise.label))[1]
     ns: dict = {"__name__": "__student__"}
     sink = io.StringIO()
     with contextlib.redirect_stdout(sink), contextlib.redirect_stderr(sink), torch.enable_grad():
         exec(compile(grade_judge.PRELUDE, "<prelude>", "exec"), ns)
-        for cell in grade_judge.needed_cells(chapter, LANG, frozenset(grade_judge.bound_and_used(solution)[1])):
+        for cell in grade_judge.needed_cells(chapter, LANG, frozenset(read)):
             exec(compile(grade_judge._without_magics(cell.text(LANG)), f"<{path.name}:{cell.line}>", "exec"), ns)
-        exec(compile(solution, f"<solution of {label}>", "exec"), ns)
+        return ns, torch.is_grad_enabled()
+
+
+@functools.cache
+def solution_answers(path, label) -> dict:
+    """The exercise's answer names as the book's solution defines them, run after the chapter's cells (as a
+    student's kernel holds them)."""
+    chapter = parse(path)
+    exercise = next(e for e in grade_judge.exercises_of(chapter) if e.label == label)
+    base, grad = student_namespace(path)
+    ns = dict(base)
+    sink = io.StringIO()
+    with contextlib.redirect_stdout(sink), contextlib.redirect_stderr(sink), torch.set_grad_enabled(grad):
+        exec(compile(_solution(chapter, label), f"<solution of {label}>", "exec"), ns)
     return {name: ns[name] for name in exercise.names if name in ns}
 
 
