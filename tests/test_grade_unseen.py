@@ -11,6 +11,11 @@ through the check as the notebook runs it, recording each call's inputs and outp
 the recorded output for recorded inputs and the first recorded output otherwise. The judge, in this process,
 must grade it "correct" without a secret where it fools the notebook's check (most do), and never "correct" with
 one; the book's solution itself stays "correct" with any secret. Through the sandbox: tests/test_grade.py.
+
+And the book's solution of every exercise whose answer is a value or a class is graded "correct" by the judge in
+this process, without a secret and with one (the grader's two runs of a check that passed), as the solution of a
+function is above: the grading runs of tests/test_grade_solutions.py answer some exercises with a right answer
+written otherwise instead of the solution.
 """
 
 from __future__ import annotations
@@ -83,22 +88,40 @@ def lookup_table(function):
     return record, stored, memo
 
 
-@functools.cache
-def solution_answers(path, label) -> dict:
-    """The exercise's answer names as the book's solution defines them, run after the chapter's cells it needs (as
-    a student's kernel holds them)."""
-    chapter = parse(path)
-    exercise = next(e for e in grade_judge.exercises_of(chapter) if e.label == label)
+def _solution(chapter, label: str) -> str:
     cells = chapter.cells
-    solution = next(c for c, n in zip(cells, cells[1:], strict=False) if "solution" in c.flags and "check" in n.flags
-                    and label in n.text(LANG)).text(LANG)
+    return next(c for c, n in zip(cells, cells[1:], strict=False) if "solution" in c.flags and "check" in n.flags
+                and label in n.text(LANG)).text(LANG)
+
+
+@functools.cache
+def student_namespace(path) -> tuple[dict, bool]:
+    """The chapter's cells that its solutions and its checks need, run once (as a student's kernel holds them),
+    and the gradient-tracking switch they left; each exercise's solution then runs in a copy of it."""
+    chapter = parse(path)
+    read = set()
+    for exercise in grade_judge.exercises_of(chapter):
+        read |= grade_judge.bound_and_used(_solution(chapter, exercise.label))[1]
     ns: dict = {"__name__": "__student__"}
     sink = io.StringIO()
     with contextlib.redirect_stdout(sink), contextlib.redirect_stderr(sink), torch.enable_grad():
         exec(compile(grade_judge.PRELUDE, "<prelude>", "exec"), ns)
-        for cell in grade_judge.needed_cells(chapter, LANG, frozenset(grade_judge.bound_and_used(solution)[1])):
+        for cell in grade_judge.needed_cells(chapter, LANG, frozenset(read)):
             exec(compile(grade_judge._without_magics(cell.text(LANG)), f"<{path.name}:{cell.line}>", "exec"), ns)
-        exec(compile(solution, f"<solution of {label}>", "exec"), ns)
+        return ns, torch.is_grad_enabled()
+
+
+@functools.cache
+def solution_answers(path, label) -> dict:
+    """The exercise's answer names as the book's solution defines them, run after the chapter's cells (as a
+    student's kernel holds them)."""
+    chapter = parse(path)
+    exercise = next(e for e in grade_judge.exercises_of(chapter) if e.label == label)
+    base, grad = student_namespace(path)
+    ns = dict(base)
+    sink = io.StringIO()
+    with contextlib.redirect_stdout(sink), contextlib.redirect_stderr(sink), torch.set_grad_enabled(grad):
+        exec(compile(_solution(chapter, label), f"<solution of {label}>", "exec"), ns)
     return {name: ns[name] for name in exercise.names if name in ns}
 
 
@@ -116,6 +139,21 @@ def verdict(path, exercise, answers, secret=0) -> tuple[str, str]:
 
 
 FUNCTIONS = [(path, exercise) for path, exercise in EXERCISES if is_function_exercise(exercise)]
+
+
+NOT_FUNCTIONS = [(path, exercise) for path, exercise in EXERCISES if not is_function_exercise(exercise)]
+
+
+@pytest.mark.parametrize("path, exercise", NOT_FUNCTIONS, ids=[e.label for _, e in NOT_FUNCTIONS])
+def test_the_books_solution_of_a_value_or_a_class_is_graded_correct_with_and_without_a_secret(path, exercise):
+    """The judge's verdict on the book's solution as tools.grade reaches it: the check, then, as it passed, the
+    check again with a secret (a function's solution: test_a_lookup_table_of_the_notebooks_inputs_is_not_graded_correct
+    below). Through the sandbox, each chapter's exercises answered, by the book's solution or a right answer written
+    otherwise: tests/test_grade_solutions.py."""
+    right = solution_answers(path, exercise.label)
+    assert set(right) == set(exercise.names), (exercise.label, sorted(right))
+    assert verdict(path, exercise, right) == ("correct", ""), f"{exercise.label}: the solution"
+    assert verdict(path, exercise, right, SECRET) == ("correct", ""), f"{exercise.label}: the solution, with a secret"
 
 
 def test_every_exercise_whose_answer_is_a_function_is_covered():
