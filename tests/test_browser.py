@@ -264,9 +264,26 @@ TEX_WATCH = r"""(() => {
   requestAnimationFrame(frame);
   document.addEventListener('readystatechange', look);
 })();"""
-# the pages with math: every Korean one, and one English one (each load takes seconds at a quarter speed)
-MATH_PAGES = [rel for rel in CHAPTERS if (SITE / rel).is_file() and 'class="katex"' in (SITE / rel).read_text(encoding="utf-8")
-              and (rel.startswith("ko/") or rel == "en/05_scaled_dot_product.html")] or ["(no page with math)"]
+# The number of formulas on each chapter page with math, and the fonts script each loads (tools/bundle.py).
+FORMULAS = {rel: text.count('class="katex"') for rel in CHAPTERS if (SITE / rel).is_file()
+            and 'class="katex"' in (text := (SITE / rel).read_text(encoding="utf-8"))}
+FONTS_SCRIPT = re.compile(r'<script src="_static/(book-fonts-[0-9a-f]{12}\.js)"></script>')
+
+
+def _most_formulas(lang: str, besides: str = "") -> list[str]:
+    pages = [rel for rel in FORMULAS if rel.startswith(f"{lang}/") and Path(rel).name != besides]
+    return [max(pages, key=lambda rel: (FORMULAS[rel], rel))] if pages else []
+
+
+# Two pages watched, not every page with math (each load takes seconds at a quarter speed; every Korean page and
+# one English page took 25 CPU-s): the Korean page with the most formulas, and the English page with the most of
+# another chapter. What a slow CPU could show differs between math pages only by their formulas: every page's math
+# is rendered at build time and none runs a math script (every page's visit: test_page_shows_its_math_explorers_
+# and_figures, and tests/test_site.py), every page with math runs the same fonts script before its one stylesheet
+# and paints once its first screen is parsed (tests/test_site.py, test_a_page_waits_for_one_stylesheet), and
+# the test below asserts that every page with math loads the same fonts script as the watched pages.
+MATH_PAGES = (_most_formulas("ko") + _most_formulas("en", besides=Path((_most_formulas("ko") or ["-"])[0]).name)
+              or ["(no page with math)"])
 
 
 @pytest.fixture(scope="module")
@@ -289,9 +306,16 @@ def slow_tab(visitor):
 @pytest.mark.parametrize("rel", MATH_PAGES)
 def test_no_raw_tex_at_any_moment_on_a_slow_cpu(visitor, slow_tab, rel):
     """With the CPU slowed 4x (Chrome DevTools' throttling), from the first frame to 1 s after `load`, no
-    frame shows TeX source, and math moves nothing once it is drawn (no layout shift caused by it)."""
+    frame shows TeX source, and math moves nothing once it is drawn (no layout shift caused by it). Watched on
+    a page with math of each language (MATH_PAGES says why these stand for the others)."""
     if rel not in PAGES:
         pytest.fail(f"{rel} is not in the site")
+    scripts = {page: FONTS_SCRIPT.findall((SITE / page).read_text(encoding="utf-8").split("</head>", 1)[0])
+               for page in FORMULAS}
+    assert scripts[rel] and all(found == scripts[rel] for found in scripts.values()), (
+        f"pages with math that load another fonts script than {rel}'s {scripts[rel]} (the watched pages stand for "
+        f"the others only while all load the same: watch each): "
+        f"{ {page: found for page, found in scripts.items() if found != scripts[rel]} }")
     page = slow_tab
     page.goto(visitor.base + rel, wait_until="load", timeout=60_000)
     page.wait_for_timeout(1000)
