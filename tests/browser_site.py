@@ -492,6 +492,13 @@ VERDICTS = """() => [...document.querySelectorAll('.cell_output')].filter(
 # first screen only as they near it: content-visibility)
 LAY_OUT_ALL = "article.bd-article > section > section { content-visibility: visible !important; }"
 
+# What a chapter page shares with its twin in the other language: its code cells and their printed outputs (text,
+# errors) are the same cells, the same styles and the same outputs, differing only in comments and string literals
+# (tests/test_parity.py). axe-core's rules (colour contrast above all: they took a quarter of axe's time on an English chapter page)
+# read them on the Korean page; on the English page they skip them. Everything else (prose, headings, links, math,
+# figures and their alt text, explorers and their controls, solution boxes, the header and sidebars) is read on both.
+SHARED_WITH_TWIN = ("div.cell_input", "div.output.stream", "div.output.traceback", "div.output.text_plain")
+
 
 class Visitor:
     """Loads pages of the site served at `base` in `browser`, each once, and keeps what it saw.
@@ -508,9 +515,11 @@ class Visitor:
     to the front before its phone checks: chromium slows the timers and animation frames of a tab in the
     background, and there the checks took 8 s a chapter page instead of 2 (the 34 pages: 204 s, now 82 s)."""
 
-    def __init__(self, browser, base: str, axe_script: Path, screenshot_dir: Path, screenshot_pages: set[str]):
+    def __init__(self, browser, base: str, axe_script: Path, screenshot_dir: Path, screenshot_pages: set[str],
+                 twins: set[str] = frozenset()):
         self.browser, self.base, self.axe_script = browser, base, axe_script
         self.screenshot_dir, self.screenshot_pages = screenshot_dir, screenshot_pages
+        self.twins = twins  # pages whose SHARED_WITH_TWIN parts axe-core reads on their twin (visited as well)
         self.visits: dict[str, Visit | BaseException] = {}
         self.local = re.compile("^" + re.escape(base))  # the site: requests elsewhere are blocked
         self.open: dict[object, Visit] = {}  # page -> its visit, for the requests the route blocks
@@ -599,8 +608,9 @@ class Visitor:
             page.add_script_tag(path=str(self.axe_script))
             # no CSS selectors for the nodes found (a quarter of axe's time on a chapter): their HTML says enough
             # started from a timer, so that this call returns at once and the next page can load meanwhile
-            page.evaluate("() => { setTimeout(() => { window.__axe = axe.run(document, "
-                          "{resultTypes: ['violations'], selectors: false}); }, 0); }")
+            scope = {"exclude": [[selector] for selector in SHARED_WITH_TWIN]} if rel in self.twins else None
+            page.evaluate("(scope) => { setTimeout(() => { window.__axe = axe.run(scope || document, "
+                          "{resultTypes: ['violations'], selectors: false}); }, 0); }", scope)
         except BaseException:
             self._close(page)
             raise

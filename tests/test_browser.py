@@ -105,14 +105,16 @@ def visitor(request, tmp_path_factory):
     server = SiteServer(root)
     playwright = sync_playwright().start()
     browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
-    visitor = Visitor(browser, f"{server.base}{PAGES_PREFIX}/", AXE, SCREENSHOTS, SCREENSHOT_PAGES)
+    # the pages the selected tests look at, all at once (pipelined); the tests then read what was seen
+    wanted = {item.callspec.params.get("rel") for item in request.session.items
+              if getattr(item, "module", None) is not None and item.module.__name__ == __name__
+              and hasattr(item, "callspec")}
+    # an English chapter page whose Korean twin is visited too: axe-core reads their shared code cells there
+    twins = {rel for rel in CHAPTERS if lang_of(rel) == "en" and rel in wanted and f"ko/{Path(rel).name}" in wanted}
+    visitor = Visitor(browser, f"{server.base}{PAGES_PREFIX}/", AXE, SCREENSHOTS, SCREENSHOT_PAGES, twins)
     visitor.version = browser.version
     visitor.start = time.perf_counter()
     try:
-        # the pages the selected tests look at, all at once (pipelined); the tests then read what was seen
-        wanted = {item.callspec.params.get("rel") for item in request.session.items
-                  if getattr(item, "module", None) is not None and item.module.__name__ == __name__
-                  and hasattr(item, "callspec")}
         visitor.visit_all([rel for rel in PAGES if rel in wanted])
         yield visitor
     finally:
@@ -533,6 +535,9 @@ def test_every_figure_has_alt_text(visitor, rel):
 
 @pytest.mark.parametrize("rel", PAGES)
 def test_page_has_no_serious_accessibility_violation(visitor, rel):
+    """axe-core's serious and critical rules over the whole page, every section laid out; an English chapter page
+    leaves its code cells and their printed outputs to its Korean twin, where the same cells are read
+    (tests/browser_site.py, SHARED_WITH_TWIN)."""
     violations = [f"{x['impact']} {x['id']} ({x['help']}): {x['count']}x, e.g. {x['nodes']}"
                   for x in visitor.visit(rel).serious_axe(AXE_ALLOWED)]
     assert not violations, f"{rel}: axe-core: " + "; ".join(violations)
@@ -829,15 +834,27 @@ BROKEN_PAGE = """<!DOCTYPE html>
 """
 
 
+# An English chapter page whose Korean twin is checked: axe-core skips the code cells they share, nothing else.
+TWIN_PAGE = """<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>a twin</title></head>
+<body><main><article class="bd-article">
+<div class="cell_input"><img src="dot.svg"></div><p><img src="dot.svg"></p>
+</article></main></body></html>
+"""
+
+
 def test_the_checks_catch_what_they_look_for(visitor, tmp_path):
-    """A page broken on purpose, in the same browser: every kind of fault the tests look for is seen."""
+    """A page broken on purpose, in the same browser: every kind of fault the tests look for is seen; on a page
+    whose code cells its twin's visit reads (SHARED_WITH_TWIN), the same faults outside them."""
     (tmp_path / "site").mkdir()
     (tmp_path / "site" / "broken.html").write_text(BROKEN_PAGE, encoding="utf-8")
+    (tmp_path / "site" / "twin.html").write_text(TWIN_PAGE, encoding="utf-8")
     (tmp_path / "site" / "dot.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8"/>')
     server = SiteServer(tmp_path)
-    checker = Visitor(visitor.browser, f"{server.base}site/", AXE, tmp_path, set())
+    checker = Visitor(visitor.browser, f"{server.base}site/", AXE, tmp_path, set(), twins={"twin.html"})
     try:
-        v = checker.visit("broken.html")
+        checker.visit_all(["broken.html", "twin.html"])
+        v, twin = checker.visit("broken.html"), checker.visit("twin.html")
     finally:
         checker.close()
         server.close()
@@ -850,6 +867,7 @@ def test_the_checks_catch_what_they_look_for(visitor, tmp_path):
     # axe flags the image without alt, and takes alt="" for decoration: hence the alt test of our own
     assert [x["count"] for x in v.serious_axe({}) if x["id"] == "image-alt"] == [1]
     assert v.dom["lang"] == "ko" and not v.dom["icon"] and v.phone["scrollWidth"] > v.phone["width"]
+    assert [x["count"] for x in twin.serious_axe({}) if x["id"] == "image-alt"] == [1], twin.axe
 
 
 # ---- links and anchors of the whole site, read from the HTML files (no browser needed) -------------
