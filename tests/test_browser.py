@@ -291,18 +291,20 @@ MATH_PAGES = (_most_formulas("ko") + _most_formulas("en", besides=Path((_most_fo
 
 @pytest.fixture(scope="module")
 def slow_tab(visitor):
-    """One tab at 390 px with its CPU slowed 4x (Chrome DevTools' throttling) and the watchers installed before
-    each page's own scripts, for the pages with math one after the other, as a reader goes from chapter to
-    chapter (a new tab per page started a renderer each time; the cache stays off, the context's)."""
+    """One tab at 390 px and the watchers installed before each page's own scripts, for the pages with math one
+    after the other, as a reader goes from chapter to chapter (a new tab per page started a renderer each time;
+    the cache stays off, the context's), and a DevTools session to slow its CPU 4x (Chrome DevTools' throttling)
+    while a page is watched: a throttled tab keeps half a core busy as long as it is throttled, blank or in the
+    background (measured: 0.6 CPU-s a second; throttled to the module's end, it took 20 CPU-s from the tests
+    after it)."""
     page = visitor.context.new_page()
     cdp = page.context.new_cdp_session(page)
-    cdp.send("Emulation.setCPUThrottlingRate", {"rate": 4})
     page.add_init_script(TEX_WATCH)
     page.add_init_script("window.__shifts = []; new PerformanceObserver(l => { for (const e of l.getEntries()) "
                          "window.__shifts.push({value: e.value, math: e.sources.some(s => s.node && s.node.closest && "
                          "s.node.closest('.katex'))}); }).observe({type: 'layout-shift', buffered: true});")
     page.set_viewport_size({"width": 390, "height": 844})
-    yield page
+    yield page, cdp
     page.close()
 
 
@@ -319,12 +321,16 @@ def test_no_raw_tex_at_any_moment_on_a_slow_cpu(visitor, slow_tab, rel):
         f"pages with math that load another fonts script than {rel}'s {scripts[rel]} (the watched pages stand for "
         f"the others only while all load the same: watch each): "
         f"{ {page: found for page, found in scripts.items() if found != scripts[rel]} }")
-    page = slow_tab
-    page.goto(visitor.base + rel, wait_until="load", timeout=60_000)
-    page.wait_for_timeout(1000)
-    seen, frames, shifts, formulas = page.evaluate(
-        "() => { window.__texStop = true; return [window.__tex, window.__texFrames, window.__shifts, "
-        "document.querySelectorAll('.katex').length]; }")
+    page, cdp = slow_tab
+    cdp.send("Emulation.setCPUThrottlingRate", {"rate": 4})
+    try:
+        page.goto(visitor.base + rel, wait_until="load", timeout=60_000)
+        page.wait_for_timeout(1000)
+        seen, frames, shifts, formulas = page.evaluate(
+            "() => { window.__texStop = true; return [window.__tex, window.__texFrames, window.__shifts, "
+            "document.querySelectorAll('.katex').length]; }")
+    finally:
+        cdp.send("Emulation.setCPUThrottlingRate", {"rate": 1})
     assert frames > 5, f"{rel}: only {frames} frames watched"
     assert formulas > 0, f"{rel}: no formula to watch (choose pages with math)"
     assert seen == [], f"{rel}: raw TeX on screen: {seen[:5]}"
