@@ -1000,6 +1000,9 @@ def _write_report(visitor: Visitor) -> None:
     for text, count in warnings.most_common(5):
         reason = next((why for known, why in KNOWN_WARNINGS.items() if known in text), "unexplained")
         lines.append(f"  warning x{count}: {text[:100]} -- {reason}")
+    if visitor.twins:
+        lines.append(f"  axe-core read the code cells of {len(visitor.twins)} English chapter pages on their Korean twins "
+                     "(tests/browser_site.py, SHARED_WITH_TWIN)")
     axe_ids = Counter(x["id"] for v in visits for x in v.axe)
     if axe_ids:
         lines.append("  axe rules violated: " + ", ".join(f"{k} ({n} pages)" for k, n in axe_ids.most_common()))
