@@ -358,7 +358,9 @@ EXPLORER_SHOWS = r"""(box) => ({
   }),
 })"""
 
-# The time from a control's change to the new figure decoded and ready to paint, in the page (ms).
+# The time from a control's change to the new figure decoded and ready to paint, in the page (ms): the median
+# of RESPONSES changes per explorer (reported, not asserted: under a millisecond each).
+RESPONSES = 3
 RESPONSE_TIME = r"""async (box) => {
   const control = box.querySelector('.explorer-control');
   const input = control.querySelector('select, input');
@@ -418,9 +420,10 @@ def operate_explorers(page) -> list[dict]:
             control = box.locator(".explorer-control").nth(i)
             n = c["count"]
             for how in ("mouse", "keyboard"):
-                # a reader scrolls to the control before using it: an explorer taller than the screen (stacked
-                # figures) leaves its controls above the view once its bottom was scrolled into view
-                control.scroll_into_view_if_needed()
+                # a reader scrolls to the control before using it (an explorer taller than the screen, with stacked
+                # figures, leaves its controls above the view once its bottom was scrolled into view): Playwright's
+                # click scrolls to its target first, and so does focusing a control (the keyboard's way); a slider
+                # is clicked at a point of the screen, scrolled to here
                 if c["kind"] == "select":
                     target = (chosen[i] + 1) % n if how == "mouse" else min(chosen[i] + 1, n - 1)
                     if how == "mouse":
@@ -430,6 +433,7 @@ def operate_explorers(page) -> list[dict]:
                 elif c["kind"] == "range":
                     slider = control.locator("input")
                     if how == "mouse":
+                        slider.scroll_into_view_if_needed()
                         r = slider.bounding_box()
                         page.mouse.click(r["x"] + r["width"] - 2, r["y"] + r["height"] / 2)
                         target = n - 1
@@ -457,7 +461,7 @@ def operate_explorers(page) -> list[dict]:
                 except Exception:
                     pass  # what it shows instead is compared by the test
                 actions.append({"control": i, "how": how, "key": key, "shows": page.evaluate(EXPLORER_SHOWS, handle)})
-        ms = [page.evaluate(RESPONSE_TIME, handle) for _ in range(5)]
+        ms = [page.evaluate(RESPONSE_TIME, handle) for _ in range(RESPONSES)]
         found.append({"first": shown[0], "actions": actions, "response_ms": sorted(ms)[len(ms) // 2],
                       "dark": page.evaluate(DARK_MODE, handle)})
     return found
@@ -492,6 +496,13 @@ VERDICTS = """() => [...document.querySelectorAll('.cell_output')].filter(
 # first screen only as they near it: content-visibility)
 LAY_OUT_ALL = "article.bd-article > section > section { content-visibility: visible !important; }"
 
+# What a chapter page shares with its twin in the other language: its code cells and their printed outputs (text,
+# errors) are the same cells, the same styles and the same outputs, differing only in comments and string literals
+# (tests/test_parity.py). axe-core's rules (colour contrast above all: they took a quarter of axe's time on an English chapter page)
+# read them on the Korean page; on the English page they skip them. Everything else (prose, headings, links, math,
+# figures and their alt text, explorers and their controls, solution boxes, the header and sidebars) is read on both.
+SHARED_WITH_TWIN = ("div.cell_input", "div.output.stream", "div.output.traceback", "div.output.text_plain")
+
 
 class Visitor:
     """Loads pages of the site served at `base` in `browser`, each once, and keeps what it saw.
@@ -508,9 +519,11 @@ class Visitor:
     to the front before its phone checks: chromium slows the timers and animation frames of a tab in the
     background, and there the checks took 8 s a chapter page instead of 2 (the 34 pages: 204 s, now 82 s)."""
 
-    def __init__(self, browser, base: str, axe_script: Path, screenshot_dir: Path, screenshot_pages: set[str]):
+    def __init__(self, browser, base: str, axe_script: Path, screenshot_dir: Path, screenshot_pages: set[str],
+                 twins: set[str] = frozenset()):
         self.browser, self.base, self.axe_script = browser, base, axe_script
         self.screenshot_dir, self.screenshot_pages = screenshot_dir, screenshot_pages
+        self.twins = twins  # pages whose SHARED_WITH_TWIN parts axe-core reads on their twin (visited as well)
         self.visits: dict[str, Visit | BaseException] = {}
         self.local = re.compile("^" + re.escape(base))  # the site: requests elsewhere are blocked
         self.open: dict[object, Visit] = {}  # page -> its visit, for the requests the route blocks
@@ -599,8 +612,9 @@ class Visitor:
             page.add_script_tag(path=str(self.axe_script))
             # no CSS selectors for the nodes found (a quarter of axe's time on a chapter): their HTML says enough
             # started from a timer, so that this call returns at once and the next page can load meanwhile
-            page.evaluate("() => { setTimeout(() => { window.__axe = axe.run(document, "
-                          "{resultTypes: ['violations'], selectors: false}); }, 0); }")
+            scope = {"exclude": [[selector] for selector in SHARED_WITH_TWIN]} if rel in self.twins else None
+            page.evaluate("(scope) => { setTimeout(() => { window.__axe = axe.run(scope || document, "
+                          "{resultTypes: ['violations'], selectors: false}); }, 0); }", scope)
         except BaseException:
             self._close(page)
             raise

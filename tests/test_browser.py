@@ -36,6 +36,7 @@ from browser_site import (
     INSTALL,
     KOREAN_BREAKS,
     PHONE,
+    RESPONSES,
     SETTLED,
     SiteServer,
     Visitor,
@@ -105,14 +106,16 @@ def visitor(request, tmp_path_factory):
     server = SiteServer(root)
     playwright = sync_playwright().start()
     browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
-    visitor = Visitor(browser, f"{server.base}{PAGES_PREFIX}/", AXE, SCREENSHOTS, SCREENSHOT_PAGES)
+    # the pages the selected tests look at, all at once (pipelined); the tests then read what was seen
+    wanted = {item.callspec.params.get("rel") for item in request.session.items
+              if getattr(item, "module", None) is not None and item.module.__name__ == __name__
+              and hasattr(item, "callspec")}
+    # an English chapter page whose Korean twin is visited too: axe-core reads their shared code cells there
+    twins = {rel for rel in CHAPTERS if lang_of(rel) == "en" and rel in wanted and f"ko/{Path(rel).name}" in wanted}
+    visitor = Visitor(browser, f"{server.base}{PAGES_PREFIX}/", AXE, SCREENSHOTS, SCREENSHOT_PAGES, twins)
     visitor.version = browser.version
     visitor.start = time.perf_counter()
     try:
-        # the pages the selected tests look at, all at once (pipelined); the tests then read what was seen
-        wanted = {item.callspec.params.get("rel") for item in request.session.items
-                  if getattr(item, "module", None) is not None and item.module.__name__ == __name__
-                  and hasattr(item, "callspec")}
         visitor.visit_all([rel for rel in PAGES if rel in wanted])
         yield visitor
     finally:
@@ -264,40 +267,70 @@ TEX_WATCH = r"""(() => {
   requestAnimationFrame(frame);
   document.addEventListener('readystatechange', look);
 })();"""
-# the pages with math: every Korean one, and one English one (each load takes seconds at a quarter speed)
-MATH_PAGES = [rel for rel in CHAPTERS if (SITE / rel).is_file() and 'class="katex"' in (SITE / rel).read_text(encoding="utf-8")
-              and (rel.startswith("ko/") or rel == "en/05_scaled_dot_product.html")] or ["(no page with math)"]
+# The number of formulas on each chapter page with math, and the fonts script each loads (tools/bundle.py).
+FORMULAS = {rel: text.count('class="katex"') for rel in CHAPTERS if (SITE / rel).is_file()
+            and 'class="katex"' in (text := (SITE / rel).read_text(encoding="utf-8"))}
+FONTS_SCRIPT = re.compile(r'<script src="_static/(book-fonts-[0-9a-f]{12}\.js)"></script>')
+
+
+def _most_formulas(lang: str, besides: str = "") -> list[str]:
+    pages = [rel for rel in FORMULAS if rel.startswith(f"{lang}/") and Path(rel).name != besides]
+    return [max(pages, key=lambda rel: (FORMULAS[rel], rel))] if pages else []
+
+
+# Two pages watched, not every page with math (each load takes seconds at a quarter speed; every Korean page and
+# one English page took 25 CPU-s): the Korean page with the most formulas, and the English page with the most of
+# another chapter. What a slow CPU could show differs between math pages only by their formulas: every page's math
+# is rendered at build time and none runs a math script (every page's visit: test_page_shows_its_math_explorers_
+# and_figures, and tests/test_site.py), every page with math runs the same fonts script before its one stylesheet
+# and paints once its first screen is parsed (tests/test_site.py, test_a_page_waits_for_one_stylesheet), and
+# the test below asserts that every page with math loads the same fonts script as the watched pages.
+MATH_PAGES = (_most_formulas("ko") + _most_formulas("en", besides=Path((_most_formulas("ko") or ["-"])[0]).name)
+              or ["(no page with math)"])
 
 
 @pytest.fixture(scope="module")
 def slow_tab(visitor):
-    """One tab at 390 px with its CPU slowed 4x (Chrome DevTools' throttling) and the watchers installed before
-    each page's own scripts, for the pages with math one after the other, as a reader goes from chapter to
-    chapter (a new tab per page started a renderer each time; the cache stays off, the context's)."""
+    """One tab at 390 px and the watchers installed before each page's own scripts, for the pages with math one
+    after the other, as a reader goes from chapter to chapter (a new tab per page started a renderer each time;
+    the cache stays off, the context's), and a DevTools session to slow its CPU 4x (Chrome DevTools' throttling)
+    while a page is watched: a throttled tab keeps half a core busy as long as it is throttled, blank or in the
+    background (measured: 0.6 CPU-s a second; throttled to the module's end, it took 20 CPU-s from the tests
+    after it)."""
     page = visitor.context.new_page()
     cdp = page.context.new_cdp_session(page)
-    cdp.send("Emulation.setCPUThrottlingRate", {"rate": 4})
     page.add_init_script(TEX_WATCH)
     page.add_init_script("window.__shifts = []; new PerformanceObserver(l => { for (const e of l.getEntries()) "
                          "window.__shifts.push({value: e.value, math: e.sources.some(s => s.node && s.node.closest && "
                          "s.node.closest('.katex'))}); }).observe({type: 'layout-shift', buffered: true});")
     page.set_viewport_size({"width": 390, "height": 844})
-    yield page
+    yield page, cdp
     page.close()
 
 
 @pytest.mark.parametrize("rel", MATH_PAGES)
 def test_no_raw_tex_at_any_moment_on_a_slow_cpu(visitor, slow_tab, rel):
     """With the CPU slowed 4x (Chrome DevTools' throttling), from the first frame to 1 s after `load`, no
-    frame shows TeX source, and math moves nothing once it is drawn (no layout shift caused by it)."""
+    frame shows TeX source, and math moves nothing once it is drawn (no layout shift caused by it). Watched on
+    a page with math of each language (MATH_PAGES says why these stand for the others)."""
     if rel not in PAGES:
         pytest.fail(f"{rel} is not in the site")
-    page = slow_tab
-    page.goto(visitor.base + rel, wait_until="load", timeout=60_000)
-    page.wait_for_timeout(1000)
-    seen, frames, shifts, formulas = page.evaluate(
-        "() => { window.__texStop = true; return [window.__tex, window.__texFrames, window.__shifts, "
-        "document.querySelectorAll('.katex').length]; }")
+    scripts = {page: FONTS_SCRIPT.findall((SITE / page).read_text(encoding="utf-8").split("</head>", 1)[0])
+               for page in FORMULAS}
+    assert scripts[rel] and all(found == scripts[rel] for found in scripts.values()), (
+        f"pages with math that load another fonts script than {rel}'s {scripts[rel]} (the watched pages stand for "
+        f"the others only while all load the same: watch each): "
+        f"{ {page: found for page, found in scripts.items() if found != scripts[rel]} }")
+    page, cdp = slow_tab
+    cdp.send("Emulation.setCPUThrottlingRate", {"rate": 4})
+    try:
+        page.goto(visitor.base + rel, wait_until="load", timeout=60_000)
+        page.wait_for_timeout(1000)
+        seen, frames, shifts, formulas = page.evaluate(
+            "() => { window.__texStop = true; return [window.__tex, window.__texFrames, window.__shifts, "
+            "document.querySelectorAll('.katex').length]; }")
+    finally:
+        cdp.send("Emulation.setCPUThrottlingRate", {"rate": 1})
     assert frames > 5, f"{rel}: only {frames} frames watched"
     assert formulas > 0, f"{rel}: no formula to watch (choose pages with math)"
     assert seen == [], f"{rel}: raw TeX on screen: {seen[:5]}"
@@ -371,6 +404,8 @@ def test_search_still_finds_pages(visitor, lang):
         page.wait_for_selector("#search-results ul.search li", timeout=20_000)
         found = page.evaluate("() => document.querySelectorAll('#search-results ul.search li').length")
         fields += search_fields_at(page, (PHONE["width"], DESKTOP["width"]))
+        # the queries of the tests below, asked in this visit of the search page (search_results)
+        SEARCHED.setdefault(lang, {}).update(search_again(page, [q for q in SEARCHES[lang] if q not in SEARCHED[lang]]))
     finally:
         visitor.release(page)
     assert found >= 5, f"{lang}: {found} results for {query!r}"
@@ -432,21 +467,30 @@ def search_results(visitor, lang: str, query: str) -> list[str]:
 
 def run_searches(visitor, lang: str, queries: list[str]) -> dict[str, list[str]]:
     """The search page opened with the first query (?q=, as the search field sends it), then each other query
-    searched again in that page by the page's own code (Search.performSearch, what the page runs for ?q=) into
-    an emptied result area. Sphinx shows the results one by one on a timer and names the number found in its
-    summary only once all are listed: for each query, wait for a digit, then for that many list items."""
+    searched again in that page (search_again). Sphinx shows the results one by one on a timer and names the
+    number found in its summary only once all are listed: for each query, wait for a digit, then for that many
+    list items."""
     page = visitor.tab()
-    found = {}
     try:
         page.goto(f"{visitor.base}{lang}/search.html?q={quote(queries[0])}", wait_until="load")
-        for n, query in enumerate(queries):
-            if n:
-                page.evaluate("(q) => { document.getElementById('search-results').replaceChildren(); "
-                              "Search.performSearch(q); }", query)
-            page.wait_for_function(LISTED, timeout=30_000)
-            found[query] = sorted(page.evaluate(PAGES_LISTED))
+        page.wait_for_function(LISTED, timeout=30_000)
+        return {queries[0]: sorted(page.evaluate(PAGES_LISTED))} | search_again(page, queries[1:])
     finally:
         visitor.release(page)
+
+
+def search_again(page, queries: list[str]) -> dict[str, list[str]]:
+    """The pages a search page, which has listed its own query's results with their summaries as a reader sees
+    them, lists for each other query: searched by the page's own code (Search.performSearch, what the page runs
+    for ?q=) into an emptied result area, without the summaries (each result's page fetched and read for a line
+    of text: 1.9 of the 2.1 CPU-s of the Korean queries; no test reads them, and the page's own query shows them)."""
+    found = {}
+    page.evaluate("() => { DOCUMENTATION_OPTIONS.SHOW_SEARCH_SUMMARY = false; }")
+    for query in queries:
+        page.evaluate("(q) => { document.getElementById('search-results').replaceChildren(); "
+                      "Search.performSearch(q); }", query)
+        page.wait_for_function(LISTED, timeout=30_000)
+        found[query] = sorted(page.evaluate(PAGES_LISTED))
     return found
 
 
@@ -509,6 +553,9 @@ def test_every_figure_has_alt_text(visitor, rel):
 
 @pytest.mark.parametrize("rel", PAGES)
 def test_page_has_no_serious_accessibility_violation(visitor, rel):
+    """axe-core's serious and critical rules over the whole page, every section laid out; an English chapter page
+    leaves its code cells and their printed outputs to its Korean twin, where the same cells are read
+    (tests/browser_site.py, SHARED_WITH_TWIN)."""
     violations = [f"{x['impact']} {x['id']} ({x['help']}): {x['count']}x, e.g. {x['nodes']}"
                   for x in visitor.visit(rel).serious_axe(AXE_ALLOWED)]
     assert not violations, f"{rel}: axe-core: " + "; ".join(violations)
@@ -696,11 +743,15 @@ def test_landing_page_reads_well_and_remembers_the_language(visitor, lang):
         visitor.release(page)
 
 
-TWIN_SECTION = {"ko/05_scaled_dot_product.html": "ch05-masks", "en/03_split_vs_chunk.html": "ch03-exercises"}
+# A section reached by scrolling to it on a Korean page, and one reached by its anchor on an English page: the
+# script that keeps the section (book/_ext/book_site.py) is the same in both languages and reads the section's id,
+# which both languages share (test_twin_pages_share_their_anchors); each way of reaching a section once, each
+# language once (both ways on both pages: twice the page loads, for the same script and ids).
+TWIN_SECTION = [("ko/05_scaled_dot_product.html", "ch05-masks", "scrolled"),
+                ("en/03_split_vs_chunk.html", "ch03-exercises", "anchor")]
 
 
-@pytest.mark.parametrize("rel, section", sorted(TWIN_SECTION.items()))
-@pytest.mark.parametrize("how", ["anchor", "scrolled"])
+@pytest.mark.parametrize("rel, section, how", TWIN_SECTION)
 def test_twin_link_keeps_the_section(visitor, rel, section, how):
     """Following the link to the other language from a section (reached by its anchor, or by scrolling to it)
     opens the twin page at the same section."""
@@ -805,15 +856,27 @@ BROKEN_PAGE = """<!DOCTYPE html>
 """
 
 
+# An English chapter page whose Korean twin is checked: axe-core skips the code cells they share, nothing else.
+TWIN_PAGE = """<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>a twin</title></head>
+<body><main><article class="bd-article">
+<div class="cell_input"><img src="dot.svg"></div><p><img src="dot.svg"></p>
+</article></main></body></html>
+"""
+
+
 def test_the_checks_catch_what_they_look_for(visitor, tmp_path):
-    """A page broken on purpose, in the same browser: every kind of fault the tests look for is seen."""
+    """A page broken on purpose, in the same browser: every kind of fault the tests look for is seen; on a page
+    whose code cells its twin's visit reads (SHARED_WITH_TWIN), the same faults outside them."""
     (tmp_path / "site").mkdir()
     (tmp_path / "site" / "broken.html").write_text(BROKEN_PAGE, encoding="utf-8")
+    (tmp_path / "site" / "twin.html").write_text(TWIN_PAGE, encoding="utf-8")
     (tmp_path / "site" / "dot.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8"/>')
     server = SiteServer(tmp_path)
-    checker = Visitor(visitor.browser, f"{server.base}site/", AXE, tmp_path, set())
+    checker = Visitor(visitor.browser, f"{server.base}site/", AXE, tmp_path, set(), twins={"twin.html"})
     try:
-        v = checker.visit("broken.html")
+        checker.visit_all(["broken.html", "twin.html"])
+        v, twin = checker.visit("broken.html"), checker.visit("twin.html")
     finally:
         checker.close()
         server.close()
@@ -826,6 +889,7 @@ def test_the_checks_catch_what_they_look_for(visitor, tmp_path):
     # axe flags the image without alt, and takes alt="" for decoration: hence the alt test of our own
     assert [x["count"] for x in v.serious_axe({}) if x["id"] == "image-alt"] == [1]
     assert v.dom["lang"] == "ko" and not v.dom["icon"] and v.phone["scrollWidth"] > v.phone["width"]
+    assert [x["count"] for x in twin.serious_axe({}) if x["id"] == "image-alt"] == [1], twin.axe
 
 
 # ---- links and anchors of the whole site, read from the HTML files (no browser needed) -------------
@@ -936,6 +1000,9 @@ def _write_report(visitor: Visitor) -> None:
     for text, count in warnings.most_common(5):
         reason = next((why for known, why in KNOWN_WARNINGS.items() if known in text), "unexplained")
         lines.append(f"  warning x{count}: {text[:100]} -- {reason}")
+    if visitor.twins:
+        lines.append(f"  axe-core read the code cells of {len(visitor.twins)} English chapter pages on their Korean twins "
+                     "(tests/browser_site.py, SHARED_WITH_TWIN)")
     axe_ids = Counter(x["id"] for v in visits for x in v.axe)
     if axe_ids:
         lines.append("  axe rules violated: " + ", ".join(f"{k} ({n} pages)" for k, n in axe_ids.most_common()))
@@ -943,7 +1010,7 @@ def _write_report(visitor: Visitor) -> None:
     if explorers:
         ms = sorted(e["response_ms"] for _, e in explorers)
         lines.append(f"explorers: {len(explorers)} operated, {sum(len(e['actions']) for _, e in explorers)} control actions "
-                     f"(mouse and keyboard); response to a control change (to the new figure decoded), median of 5 "
+                     f"(mouse and keyboard); response to a control change (to the new figure decoded), median of {RESPONSES} "
                      f"per explorer: median {ms[len(ms) // 2]:.1f} ms, slowest {ms[-1]:.1f} ms")
         for v in sorted(visits, key=lambda v: v.rel):
             sizes = [(r[0].rsplit("/", 1)[-1], r[1]) for r in v.resources if "/_explorers/" in r[0]]
