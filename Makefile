@@ -113,7 +113,7 @@ lint: $(VENV_STAMP)
 # are installed with --no-compile, so the first process to import a module compiles it, and in make test that was both
 # pytest workers at once, each compiling torch and transformers, then the first kernels of each venv again for what
 # the workers do not import. Done where the set-up leaves a core idle: the Colab venv's right after its install (the
-# other venv's install still runs), .venv's beside the site build.
+# other venv's install still runs), .venv's beside the site build (make test from a fresh clone: 8 CPU-s here).
 KERNEL_IMPORTS := torch, transformers.models.gpt2.modeling_gpt2, transformers.models.llama.modeling_llama, \
 	transformers.masking_utils, matplotlib.pyplot, matplotlib_inline.backend_inline, koreanize_matplotlib, \
 	ipywidgets, ipykernel.kernelapp, safetensors.torch
