@@ -32,7 +32,7 @@ LIGHTHOUSE := node_modules/.bin/lighthouse
 PORT ?= 8000
 CHAPTER ?=
 
-.PHONY: help book test warm site-and-pdf execute student serve bench audit built-site lint clean setup colab-venv lab grade pdf
+.PHONY: help book test site-and-pdf execute student serve bench audit built-site lint clean setup colab-venv lab grade pdf
 
 help:
 	@sed -n '1,17p' Makefile | sed 's/^# \{0,1\}//'
@@ -58,7 +58,6 @@ $(COLAB_STAMP): requirements-colab.txt
 	$(PYTHON) -m venv --clear $(COLAB_VENV)
 	$(COLAB_VENV)/bin/pip install --quiet --disable-pip-version-check --no-compile -r requirements-colab.txt
 	$(COLAB_VENV)/bin/pip check
-	PYDEVD_DISABLE_FILE_VALIDATION=1 $(COLAB_VENV)/bin/python -c "import $(KERNEL_IMPORTS)"
 	@touch $@
 
 $(NPM_STAMP): package.json package-lock.json
@@ -109,22 +108,11 @@ student: $(VENV_STAMP)
 lint: $(VENV_STAMP)
 	$(VENV)/bin/ruff check tools tests notebooks student
 
-# What a chapter's kernel imports (and, for .venv, what the test processes import), compiled once ahead: the venvs
-# are installed with --no-compile, so the first process to import a module compiles it, and in make test that was both
-# pytest workers at once, each compiling torch and transformers, then the first kernels of each venv again for what
-# the workers do not import. Done where the set-up leaves a core idle: the Colab venv's right after its install (the
-# other venv's install still runs), .venv's beside the site build (make test from a fresh clone: 8 CPU-s here).
-KERNEL_IMPORTS := torch, transformers.models.gpt2.modeling_gpt2, transformers.models.llama.modeling_llama, \
-	transformers.masking_utils, matplotlib.pyplot, matplotlib_inline.backend_inline, koreanize_matplotlib, \
-	ipywidgets, ipykernel.kernelapp, safetensors.torch
-warm: $(VENV_STAMP)
-	@$(PY) -c "import $(KERNEL_IMPORTS), nbformat, nbclient, jupyter_client, nbval.plugin, playwright.sync_api, bs4, pypdf"
-
 # Colab's venv is needed by pytest only: it installs while the site and the PDF are built. Installing is mostly
 # writing files (torch alone: 12 s of wall, 4 s of CPU here) and the builds are mostly CPU, so the two overlap
 # well on two cores (the set-up ran 38 s alone before the builds in a fresh clone's make test).
 test:
-	@$(MAKE) --no-print-directory -j3 --output-sync=line colab-venv site-and-pdf warm
+	@$(MAKE) --no-print-directory -j3 --output-sync=line colab-venv site-and-pdf
 	$(PY) -m pytest
 
 site-and-pdf: setup
