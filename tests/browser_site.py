@@ -17,11 +17,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from tools import chromium
 from tools.serve import SiteServer  # noqa: F401 - the tests' server, re-exported
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-                 "--disable-sync", "--no-first-run",
+CHROMIUM = chromium.PATH
+CHROMIUM_ARGS = [*chromium.ARGS,
                  # Second line of defence behind the request blocking below: anything the browser itself
                  # sends past the page's routes goes to a closed local port (loopback is never proxied).
                  "--proxy-server=127.0.0.1:9"]

@@ -20,18 +20,18 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tools import chromium
 from tools.serve import SiteServer
 from tools.source import ROOT
 
 SITE = ROOT / "_build" / "html"
 OUT = ROOT / "_build" / "lighthouse"
 LIGHTHOUSE = ROOT / "node_modules" / ".bin" / "lighthouse"
-CHROMIUM = "/usr/bin/chromium"
+CHROMIUM = str(chromium.PATH)
 CATEGORIES = ["performance", "accessibility", "best-practices", "seo"]
 TARGETS = {"performance": 1.0, "accessibility": 1.0, "best-practices": 1.0, "seo": 1.0}  # the landing page
 CHAPTER_TARGETS = {"performance": 0.97, "accessibility": 1.0, "best-practices": 1.0, "seo": 1.0}
-CHROME_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                "--disable-component-update", "--disable-sync", "--no-first-run"]
+CHROME_FLAGS = ["--headless", *chromium.ARGS]
 
 
 def chapters() -> list[str]:

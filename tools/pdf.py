@@ -29,6 +29,7 @@ import sys
 import time
 from pathlib import Path
 
+from tools import chromium
 from tools.source import LANGS, ROOT, book_links, chapters, parse
 
 HTML = ROOT / "_build" / "html"
@@ -488,12 +489,6 @@ def build(html_dir: Path = HTML, out: Path = OUT) -> dict:
     return report
 
 
-# Without the background-networking flags, chromium looks up Google's hosts as it starts, and on a machine with no
-# network the lookups wait: in make test from a fresh clone both printing processes sat idle for 15 s at the start.
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-                 "--disable-sync", "--no-first-run"]
-
-
 def _build_language(lang: str, html_dir: Path, out: Path, today: str) -> dict:
     """One language's chapter handouts and its two editions (with and without the solutions)."""
     from playwright.sync_api import sync_playwright
@@ -502,7 +497,7 @@ def _build_language(lang: str, html_dir: Path, out: Path, today: str) -> dict:
     site = info["site"]
     report: dict = {"editions": {}, "chapters": {}}
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+        browser = p.chromium.launch(executable_path=str(chromium.PATH), args=chromium.ARGS)
         printer = Printer(browser)
         words = WORDS[lang]
         (out / lang).mkdir(exist_ok=True)
@@ -641,7 +636,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--skip-without-browser", action="store_true",
                         help="exit 0 with a note when Debian's chromium is missing (make test; CI has it and requires it)")
     args = parser.parse_args(argv)
-    if not Path("/usr/bin/chromium").is_file():
+    if not chromium.PATH.is_file():
         message = "Debian's chromium is missing (/usr/bin/chromium): apt-get install chromium fonts-noto-cjk"
         if args.skip_without_browser:
             print(f"PDF not built: {message}")
