@@ -267,10 +267,15 @@ TEX_WATCH = r"""(() => {
   requestAnimationFrame(frame);
   document.addEventListener('readystatechange', look);
 })();"""
-# The number of formulas on each chapter page with math, and the fonts script each loads (tools/bundle.py).
-FORMULAS = {rel: text.count('class="katex"') for rel in CHAPTERS if (SITE / rel).is_file()
-            and 'class="katex"' in (text := (SITE / rel).read_text(encoding="utf-8"))}
+# The number of formulas on each chapter page with math, and the fonts scripts each loads in its head
+# (tools/bundle.py), each page read once.
 FONTS_SCRIPT = re.compile(r'<script src="_static/(book-fonts-[0-9a-f]{12}\.js)"></script>')
+FORMULAS, FONTS_SCRIPTS = {}, {}
+for _rel in CHAPTERS:
+    _text = (SITE / _rel).read_text(encoding="utf-8") if (SITE / _rel).is_file() else ""
+    if 'class="katex"' in _text:
+        FORMULAS[_rel] = _text.count('class="katex"')
+        FONTS_SCRIPTS[_rel] = FONTS_SCRIPT.findall(_text.split("</head>", 1)[0])
 
 
 def _most_formulas(lang: str, besides: str = "") -> list[str]:
@@ -315,8 +320,7 @@ def test_no_raw_tex_at_any_moment_on_a_slow_cpu(visitor, slow_tab, rel):
     a page with math of each language (MATH_PAGES says why these stand for the others)."""
     if rel not in PAGES:
         pytest.fail(f"{rel} is not in the site")
-    scripts = {page: FONTS_SCRIPT.findall((SITE / page).read_text(encoding="utf-8").split("</head>", 1)[0])
-               for page in FORMULAS}
+    scripts = FONTS_SCRIPTS
     assert scripts[rel] and all(found == scripts[rel] for found in scripts.values()), (
         f"pages with math that load another fonts script than {rel}'s {scripts[rel]} (the watched pages stand for "
         f"the others only while all load the same: watch each): "
