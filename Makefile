@@ -39,10 +39,11 @@ help:
 
 setup: $(VENV_STAMP) $(NPM_STAMP)
 
-$(VENV_STAMP): requirements.txt
+$(VENV_STAMP): requirements.txt requirements-pip.txt
 	@command -v $(PYTHON) >/dev/null || { echo "error: $(PYTHON) not found; install Python 3.11 or run 'make PYTHON=/path/to/python3.11 ...'"; exit 1; }
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info[:2] != (3, 11))' || { echo "error: $(PYTHON) is not Python 3.11 (the pins are for 3.11); run 'make PYTHON=/path/to/python3.11 ...'"; exit 1; }
 	$(PYTHON) -m venv $(VENV)
+	$(VENV)/bin/pip install --quiet --disable-pip-version-check -r requirements-pip.txt
 	$(VENV)/bin/pip install --quiet --disable-pip-version-check --no-compile -r requirements.txt
 	$(VENV)/bin/pip check
 	@touch $@
@@ -51,11 +52,12 @@ $(VENV_STAMP): requirements.txt
 # for .venv: the CPU torch wheel is for 3.11. --clear: a refreshed pin list leaves no package of the old one behind.
 colab-venv: $(COLAB_STAMP)
 
-$(COLAB_STAMP): requirements-colab.txt
+$(COLAB_STAMP): requirements-colab.txt requirements-pip.txt
 	@command -v $(PYTHON) >/dev/null || { echo "error: $(PYTHON) not found; install Python 3.11 or run 'make PYTHON=/path/to/python3.11 ...'"; exit 1; }
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info[:2] != (3, 11))' || { echo "error: $(PYTHON) is not Python 3.11 (requirements-colab.txt's torch is the CPU wheel for 3.11); run 'make PYTHON=/path/to/python3.11 ...'"; exit 1; }
 	@$(PYTHON) -c 'import venv, ensurepip' 2>/dev/null || { echo "error: $(PYTHON) cannot make a venv with pip; on Debian: apt-get install python3-venv"; exit 1; }
 	$(PYTHON) -m venv --clear $(COLAB_VENV)
+	$(COLAB_VENV)/bin/pip install --quiet --disable-pip-version-check -r requirements-pip.txt
 	$(COLAB_VENV)/bin/pip install --quiet --disable-pip-version-check --no-compile -r requirements-colab.txt
 	$(COLAB_VENV)/bin/pip check
 	@touch $@
