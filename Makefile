@@ -2,7 +2,7 @@
 # Both set up everything first (a .venv with the pinned requirements, and the pinned npm assets).
 #
 #   make book       build the site into _build/html (both languages)
-#   make test       lint, build the site and the PDF, then every check (nbval, re-execution, Colab, parity, site)
+#   make test       lint, build the site, then every check (nbval, re-execution, Colab, parity, site) while the PDF prints
 #   make execute    re-run chapter notebooks from their sources (CHAPTER=01 for one chapter)
 #   make student    write the student notebooks (solutions removed) into student/<lang>/
 #   make serve      preview the built site on http://127.0.0.1:$(PORT)/
@@ -32,7 +32,7 @@ LIGHTHOUSE := node_modules/.bin/lighthouse
 PORT ?= 8000
 CHAPTER ?=
 
-.PHONY: help book test site-and-pdf execute student serve bench audit built-site lint clean setup colab-venv lab grade pdf
+.PHONY: help book test site execute student serve bench audit built-site lint clean setup colab-venv lab grade pdf
 
 help:
 	@sed -n '1,17p' Makefile | sed 's/^# \{0,1\}//'
@@ -110,17 +110,28 @@ student: $(VENV_STAMP)
 lint: $(VENV_STAMP)
 	$(VENV)/bin/ruff check tools tests notebooks student
 
-# Colab's venv is needed by pytest only: it installs while the site and the PDF are built. Installing is mostly
-# writing files (torch alone: 12 s of wall, 4 s of CPU here) and the builds are mostly CPU, so the two overlap
-# well on two cores (the set-up ran 38 s alone before the builds in a fresh clone's make test).
-test:
-	@$(MAKE) --no-print-directory -j3 --output-sync=line colab-venv site-and-pdf
-	$(PY) -m pytest
+# Colab's venv is needed by pytest only: it installs while the site is built. Installing is mostly writing files
+# (torch alone: 12 s of wall, 4 s of CPU here) and the build is mostly CPU, so the two overlap well on two cores.
+# The PDF is printed while the tests run: printing kept the two cores about 70 % busy for 45 s, and most tests
+# need neither the PDF nor the landing page it writes again. The test modules that read the built site or the
+# PDF wait for the print to end (tests/conftest.py: built_site, which also fails them if it failed), and make
+# test fails if the print failed, after showing its output (_build/pdf-build.log).
+PDF_STATUS := _build/pdf-build.status
 
-site-and-pdf: setup
+test:
+	@$(MAKE) --no-print-directory -j3 --output-sync=line colab-venv site
+	@rm -f $(PDF_STATUS) $(PDF_STATUS).new
+	@( code=0; $(PY) -m tools.pdf --skip-without-browser > _build/pdf-build.log 2>&1 || code=$$?; \
+	   echo $$code > $(PDF_STATUS).new; mv $(PDF_STATUS).new $(PDF_STATUS) ) & \
+	rc=0; BOOK_PDF_STATUS=$(PDF_STATUS) $(PY) -m pytest || rc=$$?; wait; \
+	echo "PDF edition (printed while the tests ran): python -m tools.pdf"; cat _build/pdf-build.log; \
+	pdf=$$(cat $(PDF_STATUS) 2>/dev/null || echo "no exit status"); \
+	if [ "$$pdf" != 0 ]; then echo "error: the PDF build failed ($$pdf): its output is above"; exit 1; fi; \
+	exit $$rc
+
+site: setup
 	@$(MAKE) --no-print-directory lint
 	$(PY) -m tools.site build
-	$(PY) -m tools.pdf --skip-without-browser
 
 # The site links the PDFs it has (those of the last `make pdf`, which `make book` keeps), and none before that.
 serve:

@@ -55,6 +55,38 @@ def comments(source: str) -> list[str]:
     return [text for kind, text in code_tokens(source) if kind == tokenize.COMMENT]
 
 
+# make test prints the PDF edition while the tests run (Makefile, test): the print writes _build/pdf/ and, into the
+# site, each language's pdf/ folder and the landing page again. Modules that read the built site or the PDF use
+# built_site, which waits for the print's exit status in the file BOOK_PDF_STATUS names; without that variable
+# (pytest run by hand, after make book or make pdf) there is nothing to wait for.
+PDF_WAIT_SECONDS = 900
+
+
+def wait_for_pdf_build(status: str | None = None, seconds: float = PDF_WAIT_SECONDS) -> None:
+    status = os.environ.get("BOOK_PDF_STATUS") if status is None else status
+    if not status:
+        return
+    path = Path(status) if Path(status).is_absolute() else ROOT / status
+    log = path.with_name("pdf-build.log")
+    deadline = time.monotonic() + seconds
+    while not path.is_file():
+        if time.monotonic() > deadline:
+            pytest.fail(f"the PDF build that make test started did not end within {seconds:.0f} s (no {path.name} "
+                        f"yet); what it printed so far is in {log.relative_to(ROOT) if log.is_relative_to(ROOT) else log}")
+        time.sleep(0.5)
+    code = path.read_text(encoding="utf-8").strip()
+    if code != "0":
+        tail = log.read_text(encoding="utf-8", errors="replace").strip().splitlines()[-15:] if log.is_file() else []
+        pytest.fail(f"the PDF build that make test started failed (exit status {code!r}), so the site and the PDF "
+                    "these tests read are not whole; its last lines:\n" + "\n".join(tail))
+
+
+@pytest.fixture(scope="session")
+def built_site():
+    """The built site and PDF, whole: waits for make test's PDF print, if one is running (wait_for_pdf_build)."""
+    wait_for_pdf_build()
+
+
 __all__ = ["EXECUTION_REPORT", "ROOT", "LANGS", "chapter_stems", "load", "figure_alt", "code_tokens", "comments", "parse", "chapters"]
 
 

@@ -44,6 +44,9 @@ from browser_site import (
 )
 from conftest import LANGS, ROOT
 
+# make test prints the PDF while the tests run: wait for it (tests/conftest.py)
+pytestmark = pytest.mark.usefixtures("built_site")
+
 EXPLORER_MIME = "application/vnd.book.explorer+json"
 
 SITE = ROOT / "_build" / "html"

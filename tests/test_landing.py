@@ -19,6 +19,9 @@ from conftest import LANGS, ROOT, parse
 
 from tools import landing
 
+# make test prints the PDF while the tests run: wait for it (tests/conftest.py)
+pytestmark = pytest.mark.usefixtures("built_site")
+
 SITE = ROOT / "_build" / "html"
 CONFIG = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
 SITE_URL = CONFIG["site_url"]

@@ -16,6 +16,9 @@ from html.parser import HTMLParser
 import pytest
 from conftest import LANGS, ROOT, chapters, parse
 
+# make test prints the PDF while the tests run: wait for it (tests/conftest.py)
+pytestmark = pytest.mark.usefixtures("built_site")
+
 OUT = ROOT / "_build" / "pdf"
 A4 = (595.92, 842.88)  # points, as Chromium writes A4
 GOAL_BYTES = 15 * 2**20
@@ -355,3 +358,30 @@ def test_every_edition_answers_check_yourself_in_an_appendix_and_says_so_where_i
         assert plain(ANSWERS_NOTE[lang]) in asks and plain(intro) not in asks, f"{lang}/{path.stem}: {intro!r}"
         last = plain(page_text(f"{lang}/{path.stem}.pdf", len(handout.pages) - 1))
         assert "$" in asked[-1][1] or plain(asked[-1][1]) in last, f"{lang}/{path.stem}.pdf: not its last answer"
+
+
+def test_tests_that_read_the_site_wait_for_the_pdf_print_and_fail_if_it_failed(tmp_path):
+    """make test prints the PDF while the tests run (Makefile): every test module that reads the built site or the
+    PDF waits for the print's exit status, and a failed print fails them with its last lines."""
+    from conftest import wait_for_pdf_build
+
+    readers = [p.name for p in sorted((ROOT / "tests").glob("test_*.py"))
+               if re.search(r'"_build"\s*/\s*"(html|pdf)"', p.read_text(encoding="utf-8"))]
+    assert len(readers) >= 5, readers
+    waiting = [name for name in readers
+               if 'pytestmark = pytest.mark.usefixtures("built_site")' in (ROOT / "tests" / name).read_text(encoding="utf-8")]
+    assert waiting == readers, f"these read _build/html or _build/pdf without waiting for make test's PDF print: " \
+                               f"{sorted(set(readers) - set(waiting))}"
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    assert "BOOK_PDF_STATUS=$(PDF_STATUS) $(PY) -m pytest" in makefile and "> _build/pdf-build.log" in makefile
+    status = tmp_path / "pdf-build.status"
+    (tmp_path / "pdf-build.log").write_text("printing...\nTimeoutError: page.pdf: Timeout 30000ms exceeded\n",
+                                            encoding="utf-8")
+    with pytest.raises(pytest.fail.Exception, match="did not end within 1 s"):
+        wait_for_pdf_build(str(status), seconds=1)
+    status.write_text("1\n", encoding="utf-8")
+    with pytest.raises(pytest.fail.Exception, match=r"failed \(exit status '1'\)[\s\S]*Timeout 30000ms exceeded"):
+        wait_for_pdf_build(str(status))
+    status.write_text("0\n", encoding="utf-8")
+    wait_for_pdf_build(str(status))  # returns
+    wait_for_pdf_build("")  # no print running: nothing to wait for

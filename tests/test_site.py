@@ -20,6 +20,9 @@ from conftest import LANGS, ROOT, chapter_stems, chapters, parse
 from tools import bundle as bundle_module
 from tools import site
 
+# make test prints the PDF while the tests run: wait for it (tests/conftest.py)
+pytestmark = pytest.mark.usefixtures("built_site")
+
 SITE = ROOT / "_build" / "html"
 CONFIG = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
 CDN_HOSTS = ("cdn.jsdelivr.net", "unpkg.com", "cdnjs.cloudflare.com", "fonts.googleapis.com", "polyfill.io")

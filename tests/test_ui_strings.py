@@ -10,6 +10,9 @@ import pytest
 from babel.messages.pofile import read_po
 from conftest import ROOT, chapter_stems
 
+# make test prints the PDF while the tests run: wait for it (tests/conftest.py)
+pytestmark = pytest.mark.usefixtures("built_site")
+
 SITE = ROOT / "_build" / "html"
 LOCALE = ROOT / "book" / "locale" / "ko" / "LC_MESSAGES"
 RELABEL = "document.querySelectorAll('button.toggle-button')"  # book_i18n.py's relabelling script
