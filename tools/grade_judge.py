@@ -130,6 +130,14 @@ class Exercise:
 
 def defined_names(code: str) -> list[str]:
     """The names a cell binds at its top level (assignments, def, class), in order; [] if it does not parse."""
+    return list(_defined_names(code))
+
+
+# a cell's names are asked for again and again: for each exercise of each submission, every code cell of the
+# notebook (the set-up cell's 1,700 lines among them), and the same cells in every submission of a class; parsed
+# once per distinct source in a grading process
+@functools.lru_cache(maxsize=4096)
+def _defined_names(code: str) -> tuple[str, ...]:
     try:
         tree = _parse(_without_magics(code))
     except SyntaxError:
@@ -153,7 +161,7 @@ def defined_names(code: str) -> list[str]:
                 targets(target)
         elif isinstance(node, (ast.AnnAssign, ast.AugAssign)):
             targets(node.target)
-    return list(dict.fromkeys(names))
+    return tuple(dict.fromkeys(names))
 
 
 def _base(node) -> str | None:
@@ -183,6 +191,12 @@ def touched_names(tree: ast.Module) -> set[str]:
 def bound_and_used(code: str) -> tuple[set[str], set[str]]:
     """The names a cell binds at its top level (imports, loops and with-blocks included) or may change (see
     touched_names; module names aside), and every name it reads anywhere (function bodies included)."""
+    bound, used = _bound_and_used(code)
+    return set(bound), set(used)
+
+
+@functools.lru_cache(maxsize=1024)  # the same cells for each chapter and language the judge builds
+def _bound_and_used(code: str) -> tuple[frozenset[str], frozenset[str]]:
     tree = _parse(_without_magics(code))
     modules = {(a.asname or a.name).split(".")[0] for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom))
                for a in n.names}
@@ -204,7 +218,7 @@ def bound_and_used(code: str) -> tuple[set[str], set[str]]:
         for symbol in table.get_symbols():
             if symbol.is_referenced() and (symbol.is_global() or table.get_type() == "module"):
                 used.add(symbol.get_name())
-    return bound, used
+    return frozenset(bound), frozenset(used)
 
 
 def _without_magics(code: str) -> str:
