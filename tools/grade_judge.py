@@ -141,7 +141,11 @@ def _defined_names(code: str) -> tuple[str, ...]:
     try:
         tree = _parse(_without_magics(code))
     except SyntaxError:
-        return []
+        return ()
+    return _top_level_names(tree)
+
+
+def _top_level_names(tree: ast.Module) -> tuple[str, ...]:
     names: list[str] = []
 
     def targets(node):
@@ -199,8 +203,8 @@ def bound_and_used(code: str) -> tuple[set[str], set[str]]:
 def _bound_and_used(code: str) -> tuple[frozenset[str], frozenset[str]]:
     tree = _parse(_without_magics(code))
     modules = {(a.asname or a.name).split(".")[0] for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom))
-               for a in n.names}
-    bound, used = set(defined_names(code)), set()
+               for a in n.names} if "import" in code else set()  # no import without the word: most cells walk no tree
+    bound, used = set(_top_level_names(tree)), set()
     bound |= touched_names(tree) - modules - {"torch", "np", "nn", "F", "math", "plt", "print"}
     for node in tree.body:
         for sub in ast.walk(node) if not isinstance(node, (ast.FunctionDef, ast.ClassDef)) else ():
