@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import copy
 import csv
+import functools
 import io
 import json
 import re
@@ -32,7 +33,12 @@ LABELS = ["ch05-ex-shape", "ch05-ex-scale", "ch05-ex-mask"]
 
 
 def solutions(stem: str, lang: str) -> list[str]:
-    return [c.text(lang) for c in parse(find(stem[:2])).cells if "solution" in c.flags]
+    return [c.text(lang) for c in _chapter(stem[:2]).cells if "solution" in c.flags]
+
+
+@functools.cache
+def _chapter(number: str):
+    return parse(find(number))
 
 
 def answers(nb) -> list:

@@ -47,8 +47,9 @@ def answered(stem: str, lang: str) -> nbformat.NotebookNode:
     wrong-answer tests have one (tests/test_wrong_answers*.py), the chapter's solution elsewhere, in order."""
     nb = nbformat.read(ROOT / "student" / lang / f"{stem}.ipynb", as_version=4)
     cells = [c for c in nb.cells if "exercise-student" in c.metadata.get("tags", [])]
-    right = [c.text(lang) for c in parse(find(stem[:2])).cells if "solution" in c.flags]
-    labels = [e.label for e in grade_judge.exercises_of(parse(find(stem[:2])))]
+    chapter = parse(find(stem[:2]))
+    right = [c.text(lang) for c in chapter.cells if "solution" in c.flags]
+    labels = [e.label for e in grade_judge.exercises_of(chapter)]
     others = right_answers_written_otherwise()
     for cell, solution, label in zip(cells, right, labels, strict=True):
         cell.source = others.get(label, solution)

@@ -130,10 +130,22 @@ class Exercise:
 
 def defined_names(code: str) -> list[str]:
     """The names a cell binds at its top level (assignments, def, class), in order; [] if it does not parse."""
+    return list(_defined_names(code))
+
+
+# a cell's names are asked for again and again: for each exercise of each submission, every code cell of the
+# notebook (the set-up cell's 1,700 lines among them), and the same cells in every submission of a class; parsed
+# once per distinct source in a grading process
+@functools.lru_cache(maxsize=4096)
+def _defined_names(code: str) -> tuple[str, ...]:
     try:
         tree = _parse(_without_magics(code))
     except SyntaxError:
-        return []
+        return ()
+    return _top_level_names(tree)
+
+
+def _top_level_names(tree: ast.Module) -> tuple[str, ...]:
     names: list[str] = []
 
     def targets(node):
@@ -153,7 +165,7 @@ def defined_names(code: str) -> list[str]:
                 targets(target)
         elif isinstance(node, (ast.AnnAssign, ast.AugAssign)):
             targets(node.target)
-    return list(dict.fromkeys(names))
+    return tuple(dict.fromkeys(names))
 
 
 def _base(node) -> str | None:
@@ -183,10 +195,16 @@ def touched_names(tree: ast.Module) -> set[str]:
 def bound_and_used(code: str) -> tuple[set[str], set[str]]:
     """The names a cell binds at its top level (imports, loops and with-blocks included) or may change (see
     touched_names; module names aside), and every name it reads anywhere (function bodies included)."""
+    bound, used = _bound_and_used(code)
+    return set(bound), set(used)
+
+
+@functools.lru_cache(maxsize=1024)  # the same cells for each chapter and language the judge builds
+def _bound_and_used(code: str) -> tuple[frozenset[str], frozenset[str]]:
     tree = _parse(_without_magics(code))
     modules = {(a.asname or a.name).split(".")[0] for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom))
-               for a in n.names}
-    bound, used = set(defined_names(code)), set()
+               for a in n.names} if "import" in code else set()  # no import without the word: most cells walk no tree
+    bound, used = set(_top_level_names(tree)), set()
     bound |= touched_names(tree) - modules - {"torch", "np", "nn", "F", "math", "plt", "print"}
     for node in tree.body:
         for sub in ast.walk(node) if not isinstance(node, (ast.FunctionDef, ast.ClassDef)) else ():
@@ -204,7 +222,7 @@ def bound_and_used(code: str) -> tuple[set[str], set[str]]:
         for symbol in table.get_symbols():
             if symbol.is_referenced() and (symbol.is_global() or table.get_type() == "module"):
                 used.add(symbol.get_name())
-    return bound, used
+    return frozenset(bound), frozenset(used)
 
 
 def _without_magics(code: str) -> str:

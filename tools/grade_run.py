@@ -21,7 +21,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import nbformat
+from nbformat import NotebookNode
+from nbformat.v4 import nbbase
 
 from tools import grade_sandbox
 from tools.grade_kernel import Endpoint, PeerTimeout
@@ -151,6 +152,22 @@ def _client_class():
     return Client
 
 
+def _cell(kind: str, source: str):
+    """A cell of the notebook the client runs, as nbformat.v4's new_code_cell and new_raw_cell make it but without
+    their schema validation (a few ms a cell, then the whole notebook again in new_notebook, for every submission):
+    the submission was validated whole when it was read (tools/grade.py: read_notebook), and these cells hold its
+    sources as they are, or nothing."""
+    if kind == "code":
+        return NotebookNode(id=nbbase.random_cell_id(), cell_type="code", metadata=NotebookNode(), execution_count=None,
+                            source=str(source), outputs=[])
+    return NotebookNode(id=nbbase.random_cell_id(), cell_type="raw", metadata=NotebookNode(), source=str(source))
+
+
+def _notebook(cells: list):
+    return NotebookNode(nbformat=nbbase.nbformat, nbformat_minor=nbbase.nbformat_minor, metadata=NotebookNode(),
+                        cells=cells)
+
+
 def _plain(text) -> str:
     import re
 
@@ -212,8 +229,8 @@ def run(cells: list, skip: set[int], limits: Limits, scratch: Scratch, judge,
         encoding="utf-8")
     km = _manager_class()(kernel_name="book-graded", kernel_spec_manager=KernelSpecManager(kernel_dirs=[str(specs)]),
                        transport="ipc", ip=str(connection / "kernel"), connection_file=str(connection / "kernel.json"))
-    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c.source) if c.cell_type == "code" and i not in skip
-                                         else nbformat.v4.new_raw_cell("") for i, c in enumerate(cells)])
+    nb = _notebook([_cell("code", c.source) if c.cell_type == "code" and i not in skip else _cell("raw", "")
+                    for i, c in enumerate(cells)])
     client = _client_class()(nb, km=km, timeout=limits.cell_seconds, allow_errors=False, shutdown_kernel="immediate",
                             resources={"metadata": {"path": str(home)}})
     start = time.monotonic()

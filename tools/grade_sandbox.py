@@ -15,6 +15,7 @@ file, and it shares the kernel of the machine (a kernel exploit would escape any
 
 from __future__ import annotations
 
+import functools
 import os
 import shutil
 import subprocess
@@ -304,15 +305,9 @@ def warm_bytecode(sources: list[str], scratch: Path) -> dict[str, bytes]:
     edited): then it warms up again. The sandbox does not see that folder (the grader copies the font list into
     each home, as before); only the grader's user writes it, under a lock (two grading runs at once warm up
     once). Where it cannot be written, the warm-up is done once per process, as before."""
-    import ast
-
     imports = ["import ipykernel.kernelapp", "import IPython", "import safetensors.torch", "import matplotlib.font_manager"]
     for source in sources:
-        try:
-            tree = ast.parse(source)
-        except SyntaxError:  # a cell with IPython syntax ('!pip ...'): its imports are elsewhere
-            continue
-        imports += [ast.unparse(node) for node in tree.body if isinstance(node, (ast.Import, ast.ImportFrom))]
+        imports += _imports(source)
     script = "\n".join(f"try:\n    {line}\nexcept Exception:\n    pass" for line in dict.fromkeys(imports))
     if script not in _warmed:
         cache = _warm_cache(script)
@@ -320,6 +315,18 @@ def warm_bytecode(sources: list[str], scratch: Path) -> dict[str, bytes]:
         if _warmed[script] is None:
             _warmed[script] = _warm_up(script, scratch, cache)
     return _warmed[script]
+
+
+@functools.lru_cache(maxsize=2048)  # the book's ~600 code cells, parsed once per process, not once per grading run
+def _imports(source: str) -> tuple[str, ...]:
+    """A code cell's top-level import statements, as source."""
+    import ast
+
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:  # a cell with IPython syntax ('!pip ...'): its imports are elsewhere
+        return ()
+    return tuple(ast.unparse(node) for node in tree.body if isinstance(node, (ast.Import, ast.ImportFrom)))
 
 
 def _warm_cache(script: str) -> Path | None:
