@@ -210,6 +210,34 @@ def test_notebooks_are_self_contained_and_colab_ready(stem):
         assert '"execution"' not in text and "iopub" not in text, f"{stem} ({lang}): execution timestamps were stored"
 
 
+def colab_branch_pip_calls(setup: str) -> list[str]:
+    """The shell commands the set-up cell's Colab branch runs here, where the pinned packages are installed:
+    that branch alone, executed with google.colab in sys.modules and a get_ipython() that records `system`."""
+    import ast
+    import types
+
+    tree = ast.parse(setup)
+    branch = next(node for node in tree.body if isinstance(node, ast.If) and "google.colab" in ast.unparse(node.test))
+    calls: list[str] = []
+    shell = types.SimpleNamespace(system=calls.append)
+    namespace = {"sys": types.SimpleNamespace(modules={"google.colab": None}), "get_ipython": lambda: shell}
+    exec(compile(ast.Module(body=[branch], type_ignores=[]), "<set-up>", "exec"), namespace)
+    return calls
+
+
+def test_colab_set_up_asks_pip_only_for_what_is_missing():
+    """pip takes over a second even with nothing to install: the set-up cell calls it in Colab only when a pinned
+    package is missing or at another version (a fresh runtime), not after a restart, when they are there (as in the
+    Colab-faithful tests, whose venv has the pins; tests/colab_harness.py)."""
+    setup = load("08_real_models", "en").cells[1].source
+    pins = re.search(r'system\("pip install --quiet ([^"]*)"\)', setup)[1]
+    assert "transformers==" in pins, pins
+    assert colab_branch_pip_calls(setup) == []
+    for wrong in (pins.replace("transformers==", "transformers==0.0."), f"{pins} no-such-package-here==1.0"):
+        changed = setup.replace(pins, wrong)
+        assert colab_branch_pip_calls(changed) == [f"pip install --quiet {wrong}"]
+
+
 def figure_cells(stem: str, lang: str) -> list[tuple[str, str | None]]:
     """(cell id, alt text) of every code cell that shows a figure: an image output or a saved widget."""
     found = []
