@@ -5,7 +5,8 @@ tags dropped and its outputs cleared (Colab reads no tags: a cell tagged raises-
 there), on a kernel whose Python is .venv-colab's (Colab's versions, requirements-colab.txt says which and
 what differs). The kernel starts as Colab's does, with google.colab already imported (a stub,
 tests/colab_stub), so the notebooks' Colab set-up branch runs; .venv-colab/bin comes first on PATH, so a
-set-up cell's `pip install` asks that venv's pip, which finds the package already there."""
+set-up cell's `pip install` would ask that venv's pip; the cell calls pip only for a pin that is missing or at
+another version, and that venv has them all."""
 
 from __future__ import annotations
 
@@ -214,8 +215,8 @@ def output_differences(stored: nbformat.NotebookNode, ran: nbformat.NotebookNode
 
     Cells are matched by id. Cells that Run all never reached have no outputs and are not compared (the
     stop is reported on its own). The stored notebooks were executed without google.colab, so their
-    set-up cell ran its non-Colab branch; it is compared all the same: in Colab its `pip install --quiet`
-    of a package already there prints nothing, as the stored cell shows nothing."""
+    set-up cell ran its non-Colab branch; it is compared all the same: in Colab it calls no pip when the pins are
+    installed, and a `pip install --quiet` prints nothing, as the stored cell shows nothing."""
     stored_cells = {c.id: c for c in stored.cells if c.cell_type == "code"}
     found = []
     for cell in ran.cells:
