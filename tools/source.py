@@ -662,12 +662,30 @@ def notebook_metadata(lang: str) -> dict:
     }
 
 
+_parsed: dict[Path, tuple[tuple, Chapter]] = {}
+
+
 def parse(path: Path) -> Chapter:
-    """Parse one chapter source, raising SourceError with the line number on any problem."""
+    """Parse one chapter source, raising SourceError with the line number on any problem.
+
+    A source parsed before in this process, unchanged since (its text and its checks module's, the files the
+    checks read), is not parsed and checked again: a copy of the first result is returned (the tests parse each
+    chapter many times, in each pytest worker, at 20 ms each)."""
     path = Path(path)
     if not path.is_file():
         raise SourceError(f"{path}: no such chapter source (sources live in {CHAPTER_DIR.relative_to(ROOT)}/)")
     text = path.read_text(encoding="utf-8")
+    module = checks_path(path)
+    key = (text, module.read_text(encoding="utf-8") if module.is_file() else None)
+    known = _parsed.get(path.resolve())
+    if known is not None and known[0] == key:
+        return copy.deepcopy(known[1])
+    chapter = _parse(path, text)
+    _parsed[path.resolve()] = (key, copy.deepcopy(chapter))
+    return chapter
+
+
+def _parse(path: Path, text: str) -> Chapter:
     cells: list[Cell] = []
     for number, raw in enumerate(text.splitlines(), start=1):
         m = _MARKER.match(raw)
