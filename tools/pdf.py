@@ -336,18 +336,32 @@ def _read(pdf: bytes):
     """A printed chapter, read once for its handout and both editions. Its fonts' long arrays of numbers and names
     (the glyph widths and encodings of the Type3 fonts Chromium makes of the Korean glyphs, some 30,000 numbers a
     chapter) are shared by the copies pypdf makes for each book rather than copied item by item, which took most
-    of the time of putting the books together: those items never change."""
+    of the time of putting the books together: those items never change. For the same reason each is written
+    out once, as bytes that every book then copies (writing their items again, one by one, for the handout and
+    either edition took a tenth of the time of putting the books together)."""
     from pypdf import PdfReader
     from pypdf.generic import ArrayObject, DictionaryObject, FloatObject, NameObject, NumberObject
 
     class SharedArray(ArrayObject):
+        written: list[bytes]  # one list for the array and all its copies: its bytes, once written
+
         def clone(self, pdf_dest, force_duplicate=False, ignore_fields=()):
-            return SharedArray(self)
+            copy = SharedArray(self)
+            copy.written = self.written
+            return copy
+
+        def write_to_stream(self, stream) -> None:
+            if not self.written:
+                out = io.BytesIO()
+                ArrayObject.write_to_stream(self, out)
+                self.written.append(out.getvalue())
+            stream.write(self.written[0])
 
     def share(owner, key: str) -> None:
         value = owner.raw_get(key) if key in owner else None
         if type(value) is ArrayObject and all(type(x) in (NumberObject, FloatObject, NameObject) for x in value):
-            owner[NameObject(key)] = SharedArray(value)
+            owner[NameObject(key)] = shared = SharedArray(value)
+            shared.written = []
 
     reader = PdfReader(io.BytesIO(pdf))
     seen = set()
