@@ -260,41 +260,52 @@ body { font-family: 'DejaVu Sans', 'Noto Sans CJK KR', sans-serif; margin: 0; wo
 
 
 class Printer:
+    """Chromium's pages that print the book: one for the site's pages (the chapters, the appendices), one for the
+    pages made here (cover, contents, page numbers), each kept for every print. A page of its own for each print
+    (a browser context and a renderer process each time, the site's scripts and fonts loaded and compiled again)
+    cost a third of the PDF build's CPU time (83 -> 54 CPU-s, both languages), for the same bytes. No print asks
+    Chromium for its outline of the headings: the books make their bookmarks themselves (_assemble) and import
+    none, and writing it took 5% of a chapter's print."""
+
     def __init__(self, browser):
         self.browser = browser
+        self._site = self._made = None
+
+    def site_page(self, url: str):
+        """The page for the site's pages, at `url`, as a new page would load it: on the screen, where the previous
+        print left the print media (a chapter first laid out for print breaks its pages elsewhere)."""
+        if self._site is None:
+            self._site = self.browser.new_page(viewport={"width": 794, "height": 1123})
+        self._site.emulate_media(media="no-override")
+        self._site.goto(url, wait_until="load")
+        return self._site
 
     def html(self, html: str) -> bytes:
-        page = self.browser.new_page()
-        try:
-            page.set_content(html, wait_until="load")
-            return page.pdf(format="A4", print_background=True, outline=True,
-                            margin={"top": "0", "bottom": "0", "left": "0", "right": "0"})
-        finally:
-            page.close()
+        if self._made is None:
+            self._made = self.browser.new_page()
+        self._made.set_content(html, wait_until="load")
+        return self._made.pdf(format="A4", print_background=True,
+                              margin={"top": "0", "bottom": "0", "left": "0", "right": "0"})
 
     def chapter(self, path: Path, site: str, lang: str, words: dict, link_line: str) -> tuple[bytes, dict]:
-        page = self.browser.new_page(viewport={"width": 794, "height": 1123})
-        try:
-            page.goto(path.as_uri(), wait_until="load")
-            # no waiting after load: an explorer's first figure is in the page's HTML (tools/site.py, explorer_html),
-            # its script only enables the controls; a wait of 300 ms printed the same bytes
-            page.add_style_tag(content=PRINT_CSS)
-            page.emulate_media(media="print")
-            page.evaluate("document.fonts.ready.then(() => null)")  # the print sizes' glyphs, if any came late
-            found = page.evaluate(PREPARE_JS, [site, path.as_uri(), words["explorer"], link_line, words["answers_note"]])
-            if found["answers"]:
-                page.evaluate(ANSWERS_JS, _answers(words["answers"], [("", found["answers"])]))
-            page.evaluate(WHOLE_FRAMES_JS)
-            title = found["title"] or page.title()
-            page.evaluate("t => { document.title = t; }", title)
-            header = ('<div style="font-size:7.5pt;color:#666;width:100%;padding:0 14mm;text-align:right;'
-                      "font-family:'DejaVu Sans','Noto Sans CJK KR',sans-serif\"><span class=\"title\"></span></div>")
-            pdf = page.pdf(format="A4", print_background=True, outline=True, margin=MARGIN,
-                           display_header_footer=True, header_template=header,
-                           footer_template="<div></div>")
-            return pdf, {**found, "title": title}
-        finally:
-            page.close()
+        page = self.site_page(path.as_uri())
+        # no waiting after load: an explorer's first figure is in the page's HTML (tools/site.py, explorer_html),
+        # its script only enables the controls; a wait of 300 ms printed the same bytes
+        page.add_style_tag(content=PRINT_CSS)
+        page.emulate_media(media="print")
+        page.evaluate("document.fonts.ready.then(() => null)")  # the print sizes' glyphs, if any came late
+        found = page.evaluate(PREPARE_JS, [site, path.as_uri(), words["explorer"], link_line, words["answers_note"]])
+        if found["answers"]:
+            page.evaluate(ANSWERS_JS, _answers(words["answers"], [("", found["answers"])]))
+        page.evaluate(WHOLE_FRAMES_JS)
+        title = found["title"] or page.title()
+        page.evaluate("t => { document.title = t; }", title)
+        header = ('<div style="font-size:7.5pt;color:#666;width:100%;padding:0 14mm;text-align:right;'
+                  "font-family:'DejaVu Sans','Noto Sans CJK KR',sans-serif\"><span class=\"title\"></span></div>")
+        pdf = page.pdf(format="A4", print_background=True, margin=MARGIN,
+                       display_header_footer=True, header_template=header,
+                       footer_template="<div></div>")
+        return pdf, {**found, "title": title}
 
 
 def _sections(reader, headings: list[str], anchors: list[str]) -> list[tuple[str, int, float]]:
@@ -327,18 +338,32 @@ def _read(pdf: bytes):
     """A printed chapter, read once for its handout and both editions. Its fonts' long arrays of numbers and names
     (the glyph widths and encodings of the Type3 fonts Chromium makes of the Korean glyphs, some 30,000 numbers a
     chapter) are shared by the copies pypdf makes for each book rather than copied item by item, which took most
-    of the time of putting the books together: those items never change."""
+    of the time of putting the books together: those items never change. For the same reason each is written
+    out once, as bytes that every book then copies (writing their items again, one by one, for the handout and
+    either edition took a tenth of the time of putting the books together)."""
     from pypdf import PdfReader
     from pypdf.generic import ArrayObject, DictionaryObject, FloatObject, NameObject, NumberObject
 
     class SharedArray(ArrayObject):
+        written: list[bytes]  # one list for the array and all its copies: its bytes, once written
+
         def clone(self, pdf_dest, force_duplicate=False, ignore_fields=()):
-            return SharedArray(self)
+            copy = SharedArray(self)
+            copy.written = self.written
+            return copy
+
+        def write_to_stream(self, stream) -> None:
+            if not self.written:
+                out = io.BytesIO()
+                ArrayObject.write_to_stream(self, out)
+                self.written.append(out.getvalue())
+            stream.write(self.written[0])
 
     def share(owner, key: str) -> None:
         value = owner.raw_get(key) if key in owner else None
         if type(value) is ArrayObject and all(type(x) in (NumberObject, FloatObject, NameObject) for x in value):
-            owner[NameObject(key)] = SharedArray(value)
+            owner[NameObject(key)] = shared = SharedArray(value)
+            shared.written = []
 
     reader = PdfReader(io.BytesIO(pdf))
     seen = set()
@@ -528,7 +553,7 @@ def _build_language(lang: str, html_dir: Path, out: Path, today: str) -> dict:
             f'<h1{f" id={SOLUTIONS_ID!r}" if i == 0 else ""}>'
             f'{words["chapter_solutions"].format(n=int(stem[:2]))}: {html.escape(title)}</h1>{"".join(sols)}'
             for i, (stem, title, _, _, sols, _, _) in enumerate(printed))
-        appendix = _read(_print_appendix(browser, html_dir, lang, words["solutions"],
+        appendix = _read(_print_appendix(printer, html_dir, lang, words["solutions"],
                                          (_answers(words["answers"], answered) if answered else "") + solutions))
         split = _sections(appendix, [words["solutions"]], [SOLUTIONS_ID])[0][1]
         # one printing of the numbers serves every book: the longest, the full edition, counts to the last
@@ -552,27 +577,23 @@ def _build_language(lang: str, html_dir: Path, out: Path, today: str) -> dict:
     return report
 
 
-def _print_appendix(browser, html_dir: Path, lang: str, title: str, body: str) -> bytes:
+def _print_appendix(printer: Printer, html_dir: Path, lang: str, title: str, body: str) -> bytes:
     """The appendices (the answers of "Check yourself", the solutions), printed with the site's own styles (a
     chapter page with its article replaced); a link to each appendix's heading makes Chromium write a named
     destination there (_sections finds their pages)."""
-    page = browser.new_page(viewport={"width": 794, "height": 1123})
-    try:
-        page.goto((html_dir / lang / f"{chapters()[0].stem}.html").as_uri(), wait_until="load")
-        page.add_style_tag(content=PRINT_CSS + APPENDIX_CSS)
-        page.emulate_media(media="print")
-        page.evaluate("([t, html]) => { document.body.innerHTML = '<main><article class=\"bd-article\">' + html"
-                      " + '</article></main>'; document.title = t;"
-                      " document.querySelectorAll('.toggle-hidden, .toggle').forEach(e =>"
-                      " e.classList.remove('toggle-hidden', 'toggle', 'dropdown'));"
-                      " document.querySelectorAll('details').forEach(d => d.open = true);"
-                      " document.querySelectorAll('article h1[id]').forEach(h => { const a ="
-                      " document.createElement('a'); a.href = '#' + h.id; a.style.display = 'none';"
-                      " document.querySelector('article').append(a); }); }", [title, body])
-        page.evaluate(WHOLE_FRAMES_JS)
-        return page.pdf(format="A4", print_background=True, outline=True, margin=MARGIN)
-    finally:
-        page.close()
+    page = printer.site_page((html_dir / lang / f"{chapters()[0].stem}.html").as_uri())
+    page.add_style_tag(content=PRINT_CSS + APPENDIX_CSS)
+    page.emulate_media(media="print")
+    page.evaluate("([t, html]) => { document.body.innerHTML = '<main><article class=\"bd-article\">' + html"
+                  " + '</article></main>'; document.title = t;"
+                  " document.querySelectorAll('.toggle-hidden, .toggle').forEach(e =>"
+                  " e.classList.remove('toggle-hidden', 'toggle', 'dropdown'));"
+                  " document.querySelectorAll('details').forEach(d => d.open = true);"
+                  " document.querySelectorAll('article h1[id]').forEach(h => { const a ="
+                  " document.createElement('a'); a.href = '#' + h.id; a.style.display = 'none';"
+                  " document.querySelector('article').append(a); }); }", [title, body])
+    page.evaluate(WHOLE_FRAMES_JS)
+    return page.pdf(format="A4", print_background=True, margin=MARGIN)
 
 
 def _cover(info: dict, lang: str, words: dict, with_solutions: bool, today: str) -> str:
