@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import copy
 import csv
-import functools
 import io
 import json
 import re
@@ -33,12 +32,7 @@ LABELS = ["ch05-ex-shape", "ch05-ex-scale", "ch05-ex-mask"]
 
 
 def solutions(stem: str, lang: str) -> list[str]:
-    return [c.text(lang) for c in _chapter(stem[:2]).cells if "solution" in c.flags]
-
-
-@functools.cache
-def _chapter(number: str):
-    return parse(find(number))
+    return [c.text(lang) for c in parse(find(stem[:2])).cells if "solution" in c.flags]
 
 
 def answers(nb) -> list:

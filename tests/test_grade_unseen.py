@@ -34,14 +34,7 @@ import torch
 from tools import grade_judge
 from tools.source import chapters, parse
 
-
-@functools.cache
-def chapter_of(path):
-    """The chapter's source, parsed once for all the tests (a verdict needs it each time: 131 parses otherwise)."""
-    return parse(path)
-
-
-EXERCISES = [(path, exercise) for path in chapters() for exercise in grade_judge.exercises_of(chapter_of(path))]
+EXERCISES = [(path, exercise) for path in chapters() for exercise in grade_judge.exercises_of(parse(path))]
 LANG = "en"
 SECRET = 982_451_653
 # answers whose work is a side effect: a table of their outputs is refused without a secret already
@@ -105,7 +98,7 @@ def _solution(chapter, label: str) -> str:
 def student_namespace(path) -> tuple[dict, bool]:
     """The chapter's cells that its solutions and its checks need, run once (as a student's kernel holds them),
     and the gradient-tracking switch they left; each exercise's solution then runs in a copy of it."""
-    chapter = chapter_of(path)
+    chapter = parse(path)
     read = set()
     for exercise in grade_judge.exercises_of(chapter):
         read |= grade_judge.bound_and_used(_solution(chapter, exercise.label))[1]
@@ -122,7 +115,7 @@ def student_namespace(path) -> tuple[dict, bool]:
 def solution_answers(path, label) -> dict:
     """The exercise's answer names as the book's solution defines them, run after the chapter's cells (as a
     student's kernel holds them)."""
-    chapter = chapter_of(path)
+    chapter = parse(path)
     exercise = next(e for e in grade_judge.exercises_of(chapter) if e.label == label)
     base, grad = student_namespace(path)
     ns = dict(base)
@@ -138,7 +131,7 @@ def is_function_exercise(exercise) -> bool:
 
 
 def verdict(path, exercise, answers, secret=0) -> tuple[str, str]:
-    base = grade_judge.namespace(chapter_of(path), LANG)
+    base = grade_judge.namespace(parse(path), LANG)
     names = {n for _, e in EXERCISES for n in e.names}
     said = grade_judge.run_check(base, exercise, LANG, answers, names, secret=secret)
     result, detail, _ = grade_judge.verdict(said)

@@ -777,31 +777,11 @@ def _interrupted(number, frame) -> None:
     raise KeyboardInterrupt(signal.Signals(number).name)
 
 
-_parsed: dict[tuple, dict[Path, Chapter]] = {}
-
-
-def parsed_book() -> dict[Path, Chapter]:
-    """Every chapter of the book, parsed (and so checked) once per version of its sources: a grading run reads
-    them all (the warm-up's imports, the titles), and a process that grades several folders (or the tests) would
-    otherwise parse and check the whole book again each time. The version is every file under book/chapters/ a
-    chapter's parse reads: the sources, the checks modules, the shared helpers."""
-    from tools.source import CHAPTER_DIR
-
-    files = sorted({*chapters(), *CHAPTER_DIR.glob("*.py"), *CHAPTER_DIR.glob("checks/*.py")})
-    key = tuple((str(f), f.stat().st_mtime_ns, f.stat().st_size) for f in files)
-    if key not in _parsed:
-        _parsed.clear()
-        _parsed[key] = {path.resolve(): parse(path) for path in chapters()}
-    return _parsed[key]
-
-
 def grade(args) -> tuple[list[Graded], Path]:
     if args.lang not in LANGS:
         raise GradeError(f"unknown language {args.lang!r}: use ko or en (LANG=ko or LANG=en with make grade)")
     try:
-        book = parsed_book()
-        path = find(str(args.chapter)).resolve()
-        chapter = book[path] if path in book else parse(path)
+        chapter = parse(find(str(args.chapter)))
     except SourceError as e:
         raise GradeError(str(e)) from None
     exercises = grade_judge.exercises_of(chapter)
@@ -830,10 +810,11 @@ def grade(args) -> tuple[list[Graded], Path]:
                   f"notebook): {', '.join(ignored[:5])}{' ...' if len(ignored) > 5 else ''}", file=sys.stderr)
         if not subs:
             raise GradeError(f"{folder} holds no files to grade")
+        book = [parse(path) for path in chapters()]
         if not args.no_sandbox:  # every chapter's imports: one warm-up serves every chapter's grading runs
             scratch.home_files = grade_sandbox.warm_bytecode(
-                [cell.text("en") for c in book.values() for cell in c.cells if cell.kind == "code"], scratch.folder)
-        titles = {(c.stem, lang): c.title(lang) for c in book.values() for lang in LANGS}
+                [cell.text("en") for c in book for cell in c.cells if cell.kind == "code"], scratch.folder)
+        titles = {(c.stem, lang): c.title(lang) for c in book for lang in LANGS}
         limits = Limits(args.cell_timeout, args.timeout, args.memory, sandbox=not args.no_sandbox)
         nested = ("no user namespace inside" if grade_sandbox._probed.get("disable-userns", True) else
                   "user namespaces inside NOT blocked (bubblewrap older than 0.8.0)")
