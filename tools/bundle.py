@@ -200,12 +200,17 @@ def page_fonts(page: Path, css: Path, katex: dict) -> dict[str, tuple[str, str, 
 
 
 def bundle_page(page: Path, bundles: dict[tuple, tuple[str, tuple]], words: set[str],
-                fonts: tuple[str, set[str]] | None = None, scripts: dict | None = None) -> str:
+                fonts: tuple[str, set[str]] | None = None, scripts: dict | None = None,
+                purged: dict[tuple[str, str], object] | None = None) -> str:
     """The page's HTML with its head's stylesheets joined into one file (written if new; `bundles` keeps each
     file made, by the files joined: its path from the page's folder and its plain token classes). A page that loads
     KaTeX's stylesheet also runs `fonts` = (the fonts script's path from the page's folder, the font files it
     holds) before that file, and loses the preloads of those fonts (it has them already). The code's tokens
-    that the joined stylesheet shows as plain text lose their `<span>` (see unwrap_plain_tokens)."""
+    that the joined stylesheet shows as plain text lose their `<span>` (see unwrap_plain_tokens). `purged` keeps
+    each stylesheet's text purged, by ("purge", its text before), and a joined text's plain token classes, by
+    ("plain", the text): the math pages' and the others' files share most of their
+    stylesheets, and so do the two languages (their copies read alike, folder for folder), and parsing one took
+    a quarter of a second."""
     html = page.read_text(encoding="utf-8")
     if HEAD_END not in html:
         return html
@@ -216,11 +221,19 @@ def bundle_page(page: Path, bundles: dict[tuple, tuple[str, tuple]], words: set[
         files = tuple(str((page.parent / path).resolve()) for _, path in joined)
         if files not in bundles:
             static = page.parent / "_static"
-            text = "".join(f"/* {os.path.relpath(f, page.parent)} */\n{purge(css_from(Path(f), static), words)}\n"
-                           for f in files)
+            purged = {} if purged is None else purged
+            parts = []
+            for f in files:
+                css = css_from(Path(f), static)
+                if ("purge", css) not in purged:
+                    purged["purge", css] = purge(css, words)
+                parts.append(f"/* {os.path.relpath(f, page.parent)} */\n{purged['purge', css]}\n")
+            text = "".join(parts)
             name = f"book-{hashlib.sha256(text.encode()).hexdigest()[:12]}.css"
             (static / name).write_text(text, encoding="utf-8")
-            bundles[files] = (f"_static/{name}", plain_token_classes(text))
+            if ("plain", text) not in purged:  # the same joined text in the other language's folder
+                purged["plain", text] = plain_token_classes(text)
+            bundles[files] = (f"_static/{name}", purged["plain", text])
         href, plain = bundles[files]
         first = joined[0][0]
         replaced = f'<link rel="stylesheet" type="text/css" href="{href}" />\n'
@@ -361,6 +374,7 @@ def bundle_site(site: Path, font_sources: Path | None = None) -> dict:
     counts: dict = {"pages": 0, "bundles": 0}
     words = site_words(site)
     katex: dict = {}
+    purged: dict = {}  # one stylesheet purged once, whichever pages and folder join it (bundle_page)
     for lang_dir in sorted(p for p in site.iterdir() if p.is_dir() and (p / "_static").is_dir()):
         bundles: dict[tuple, tuple[str, tuple]] = {}
         scripts: dict[tuple[str, ...], str] = {}
@@ -382,7 +396,7 @@ def bundle_site(site: Path, font_sources: Path | None = None) -> dict:
             fonts = (name, set(faces))
             counts["fonts"] = sorted(faces)
         for page in pages:
-            text = bundle_page(page, bundles, words, fonts, scripts)
+            text = bundle_page(page, bundles, words, fonts, scripts, purged)
             if text != page.read_text(encoding="utf-8"):
                 page.write_text(text, encoding="utf-8")
                 counts["pages"] += 1
