@@ -7,6 +7,7 @@ import base64
 import html
 import re
 import tokenize
+from functools import cache
 
 import nbformat
 import pytest
@@ -61,11 +62,18 @@ def template_text(path) -> str:
     return html.unescape(re.sub(r"<[^>]+>", "", korean))
 
 
-def korean_texts():
+@cache
+def korean_texts() -> tuple[tuple[str, str], ...]:
     """(where, text) for every Korean string a reader sees: prose, code comments, figure descriptions and
     string literals (check messages, hints, labels) of the notebooks; the "why" texts of the student
     notebooks; the pages; the landing page's data and templates; the interface catalogues; the glossary's
-    meanings; the Korean strings of the tools (the grader's feedback, the notebooks' head lines)."""
+    meanings; the Korean strings of the tools (the grader's feedback, the notebooks' head lines). Read once per
+    test process: three tests are parametrized by them and two more read them all (the files do not change
+    while the tests run)."""
+    return tuple(_korean_texts())
+
+
+def _korean_texts():
     for stem in chapter_stems():
         for cell in load(stem, "ko").cells:
             text = cell.source if cell.cell_type == "markdown" else "\n".join(comments(cell.source) + strings(cell.source))
