@@ -97,9 +97,32 @@ def select(page: Path, selector: str, *subjects: str) -> list[Tag]:
     """soup(page).select(selector) for a selector whose every match is one of `subjects` (tag names, or classes
     written ".name"): only those elements are matched against it, not the 9,000 of a chapter page. Soupsieve
     matches an element with its ancestors and descendants as in select, and the result keeps document order."""
+    for part in bundle_module.split_selectors(selector):
+        subject = _subject(part)
+        tag, classes = re.match(r"[\w-]*", subject).group(0), set(re.findall(r"\.([\w-]+)", _outside_parens(subject)))
+        if not (tag in subjects or classes & {s[1:] for s in subjects if s.startswith(".")}):
+            raise ValueError(f"select: {part.strip()!r} matches elements that are none of {subjects}: name its "
+                             "subject's tag or one of its classes")
     index, order = _elements(page, page.stat().st_mtime_ns)
     candidates = {id(tag): tag for key in subjects for tag in index.get(key, ())}
     return [tag for tag in sorted(candidates.values(), key=lambda tag: order[id(tag)]) if tag.css.match(selector)]
+
+
+def _outside_parens(text: str) -> str:
+    """`text` without what is inside parentheses (a :not(...) or :has(...) argument names no subject)."""
+    while re.search(r"\([^()]*\)", text):
+        text = re.sub(r"\([^()]*\)", "", text)
+    return text
+
+
+def _subject(selector: str) -> str:
+    """The last compound of a selector (what it matches), after its last combinator outside parentheses."""
+    depth, start = 0, 0
+    for i, ch in enumerate(selector.strip()):
+        depth += (ch == "(") - (ch == ")")
+        if depth == 0 and ch in " >+~":
+            start = i + 1
+    return selector.strip()[start:]
 
 
 def page_tags(page: Path, name: str, attr: str | None = None) -> list[Tag]:
