@@ -32,9 +32,17 @@ def chapter_stems() -> list[str]:
 
 
 def load(stem: str, lang: str) -> nbformat.NotebookNode:
+    """The executed notebook, read once per test process and version of the file (the tests read each notebook
+    several times, at about 7 ms a read): the same object to every caller, so treat it as read-only."""
     path = notebook_path(stem, lang)
     if not path.is_file():
         pytest.fail(f"{path.relative_to(ROOT)} is missing: run 'make execute CHAPTER={stem[:2]}'")
+    stat = path.stat()
+    return _read_notebook(path, stat.st_mtime_ns, stat.st_size)
+
+
+@functools.cache
+def _read_notebook(path: Path, mtime_ns: int, size: int) -> nbformat.NotebookNode:
     return nbformat.read(path, as_version=4)
 
 

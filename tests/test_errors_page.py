@@ -4,6 +4,7 @@ only to sections that exist."""
 from __future__ import annotations
 
 import re
+from functools import cache
 
 import pytest
 from conftest import LANGS, ROOT, chapter_stems, load
@@ -12,14 +13,17 @@ FENCE = re.compile(r"```text\n(.+?)\n```", re.DOTALL)
 LINK = re.compile(r"\]\((ch\d\d[\w-]*)\)")
 
 
-def printed_errors() -> set[str]:
+@cache
+def printed_errors() -> frozenset[str]:
+    """Every error the English notebooks print, read once per test process: each quoted message of both pages is
+    looked up in it (it read all eleven notebooks for each of the 24 messages)."""
     found = set()
     for stem in chapter_stems():
         for cell in load(stem, "en").cells:
             for output in cell.get("outputs", []):
                 if output.output_type == "error":
                     found.add(f"{output.ename}: {output.evalue}")
-    return found
+    return frozenset(found)
 
 
 def labels() -> set[str]:

@@ -7,6 +7,7 @@ import base64
 import html
 import re
 import tokenize
+from functools import cache
 
 import nbformat
 import pytest
@@ -61,11 +62,18 @@ def template_text(path) -> str:
     return html.unescape(re.sub(r"<[^>]+>", "", korean))
 
 
-def korean_texts():
+@cache
+def korean_texts() -> tuple[tuple[str, str], ...]:
     """(where, text) for every Korean string a reader sees: prose, code comments, figure descriptions and
     string literals (check messages, hints, labels) of the notebooks; the "why" texts of the student
     notebooks; the pages; the landing page's data and templates; the interface catalogues; the glossary's
-    meanings; the Korean strings of the tools (the grader's feedback, the notebooks' head lines)."""
+    meanings; the Korean strings of the tools (the grader's feedback, the notebooks' head lines). Read once per
+    test process: three tests are parametrized by them and two more read them all (the files do not change
+    while the tests run)."""
+    return tuple(_korean_texts())
+
+
+def _korean_texts():
     for stem in chapter_stems():
         for cell in load(stem, "ko").cells:
             text = cell.source if cell.cell_type == "markdown" else "\n".join(comments(cell.source) + strings(cell.source))
@@ -93,12 +101,18 @@ def korean_texts():
             yield str(path.relative_to(ROOT)), "\n".join(found)
 
 
+@cache
+def reject_patterns() -> tuple[tuple[dict, re.Pattern], ...]:
+    """(term, its compiled pattern) for every rejected rendering, in the glossary's order: compiled once, not
+    looked up in re's cache for each of the texts (a pattern that does not compile fails the test that uses it)."""
+    return tuple((term, re.compile(pattern)) for term in GLOSSARY for pattern in term["reject"])
+
+
 def rejected(text: str) -> list[str]:
     found = []
-    for term in GLOSSARY:
-        for pattern in term["reject"]:
-            for m in re.finditer(pattern, text):
-                found.append(f"{m.group(0)!r} (the glossary renders '{term['en']}' as {term['ko']})")
+    for term, pattern in reject_patterns():
+        for m in pattern.finditer(text):
+            found.append(f"{m.group(0)!r} (the glossary renders '{term['en']}' as {term['ko']})")
     return found
 
 

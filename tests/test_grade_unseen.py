@@ -130,8 +130,15 @@ def is_function_exercise(exercise) -> bool:
     return any(isinstance(node, ast.FunctionDef) for node in tree.body)
 
 
+@functools.cache
+def chapter_of(path):
+    """parse(path), once per test process: the judge only reads it (parse gives a fresh copy of the chapter at
+    every call, and the tests here ask for the judge's namespace 131 times)."""
+    return parse(path)
+
+
 def verdict(path, exercise, answers, secret=0) -> tuple[str, str]:
-    base = grade_judge.namespace(parse(path), LANG)
+    base = grade_judge.namespace(chapter_of(path), LANG)
     names = {n for _, e in EXERCISES for n in e.names}
     said = grade_judge.run_check(base, exercise, LANG, answers, names, secret=secret)
     result, detail, _ = grade_judge.verdict(said)

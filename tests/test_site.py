@@ -14,7 +14,7 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 import yaml
-from bs4 import BeautifulSoup
+from bs4 import BeautifulSoup, Tag
 from conftest import LANGS, ROOT, chapter_stems, chapters, parse
 
 from tools import bundle as bundle_module
@@ -80,6 +80,65 @@ def _parsed(path: Path, mtime_ns: int) -> BeautifulSoup:
     return BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
 
 
+@cache
+def _elements(path: Path, mtime_ns: int) -> tuple[dict[str, list[Tag]], dict[int, int]]:
+    """The page's elements by tag name ("pre") and by class (".highlight"), each list in document order, and
+    each element's place in the document (by id: a Tag hashes its whole markup)."""
+    index: dict[str, list[Tag]] = {}
+    order: dict[int, int] = {}
+    for place, tag in enumerate(_parsed(path, mtime_ns).find_all(True)):
+        order[id(tag)] = place
+        for key in dict.fromkeys([tag.name, *(f".{name}" for name in tag.get("class") or ())]):
+            index.setdefault(key, []).append(tag)
+    return index, order
+
+
+def select(page: Path, selector: str, *subjects: str) -> list[Tag]:
+    """soup(page).select(selector) for a selector whose every match is one of `subjects` (tag names, or classes
+    written ".name"): only those elements are matched against it, not the 9,000 of a chapter page. Soupsieve
+    matches an element with its ancestors and descendants as in select, and the result keeps document order."""
+    for part in bundle_module.split_selectors(selector):
+        subject = _subject(part)
+        tag, classes = re.match(r"[\w-]*", subject).group(0), set(re.findall(r"\.([\w-]+)", _outside_parens(subject)))
+        if not (tag in subjects or classes & {s[1:] for s in subjects if s.startswith(".")}):
+            raise ValueError(f"select: {part.strip()!r} matches elements that are none of {subjects}: name its "
+                             "subject's tag or one of its classes")
+    index, order = _elements(page, page.stat().st_mtime_ns)
+    candidates = {id(tag): tag for key in subjects for tag in index.get(key, ())}
+    return [tag for tag in sorted(candidates.values(), key=lambda tag: order[id(tag)]) if tag.css.match(selector)]
+
+
+def _outside_parens(text: str) -> str:
+    """`text` without what is inside parentheses (a :not(...) or :has(...) argument names no subject)."""
+    while re.search(r"\([^()]*\)", text):
+        text = re.sub(r"\([^()]*\)", "", text)
+    return text
+
+
+def _subject(selector: str) -> str:
+    """The last compound of a selector (what it matches), after its last combinator outside parentheses."""
+    depth, start = 0, 0
+    for i, ch in enumerate(selector.strip()):
+        depth += (ch == "(") - (ch == ")")
+        if depth == 0 and ch in " >+~":
+            start = i + 1
+    return selector.strip()[start:]
+
+
+def page_tags(page: Path, name: str, attr: str | None = None) -> list[Tag]:
+    """soup(page).find_all(name) (name a tag name, or a class written ".name", as find_all(class_=name) finds
+    it), and of those the ones with the attribute `attr` if given (find_all(name, attrs={attr: True}))."""
+    found = _elements(page, page.stat().st_mtime_ns)[0].get(name, [])
+    return [tag for tag in found if attr is None or tag.get(attr) is not None]
+
+
+@cache
+def plain_classes(bundle: Path) -> frozenset[str]:
+    """The token classes a bundle draws as plain text (tools/bundle.py), read once per bundle: its name holds
+    its hash, and every chapter page of a language shares it."""
+    return frozenset(bundle_module.plain_token_classes(bundle.read_text(encoding="utf-8"))[0])
+
+
 def local_target(page: Path, url: str) -> Path | None:
     """The file a relative URL points at, or None for an external or in-page URL."""
     parts = urlsplit(url)
@@ -114,7 +173,7 @@ def test_page_language_twin_and_local_resources(lang, name):
     assert doc.html.get("lang") == lang, f"{lang}/{name}: <html lang={doc.html.get('lang')!r}>"
     # everything the browser loads comes from this site
     for tag, attr in (("script", "src"), ("link", "href"), ("img", "src"), ("iframe", "src"), ("source", "src")):
-        for element in doc.find_all(tag, attrs={attr: True}):
+        for element in page_tags(page, tag, attr):
             url = element[attr]
             if tag == "link" and not set(element.get("rel", [])) & {"stylesheet", "preload", "icon", "modulepreload"}:
                 continue
@@ -145,11 +204,11 @@ def test_chapter_page_launches_its_own_notebook_in_colab(stem, lang):
     repo = urlsplit(CONFIG["repository"]["url"]).path.strip("/")
     path = f"notebooks/{lang}/{stem}.ipynb"
     expected = f"{CONFIG['launch_buttons']['colab_url']}/github/{repo}/blob/{CONFIG['repository']['branch']}/{path}"
-    links = [a["href"] for a in soup(page).find_all("a", href=True) if "colab.research.google.com" in a["href"]
+    links = [a["href"] for a in page_tags(page, "a", "href") if "colab.research.google.com" in a["href"]
              and "/student/" not in a["href"]]  # the notebook menu opens the student notebook too
     assert links == [expected], f"{lang}/{stem}: Colab links {links}"
     # the full notebook's only Colab link is the notebook menu's, named as the full notebook
-    (link,) = soup(page).select(".dropdown-notebooks a.notebooks-full-colab")
+    (link,) = select(page, ".dropdown-notebooks a.notebooks-full-colab", ".notebooks-full-colab")
     assert link["aria-label"].startswith(NOTEBOOK_MENU[lang][1][1]), link
     assert (ROOT / path).is_file()
 
@@ -167,8 +226,7 @@ def test_chapter_page_offers_its_student_and_full_notebooks(stem, lang):
     student/<lang>/<stem>.ipynb or notebooks/<lang>/<stem>.ipynb), or open that file on GitHub in Colab. The
     theme's unnamed launch (rocket) and source-download buttons are gone from the page."""
     page = SITE / lang / f"{stem}.html"
-    doc = soup(page)
-    menus = doc.select(".dropdown-notebooks")
+    menus = select(page, ".dropdown-notebooks", ".dropdown-notebooks")
     assert len(menus) == 1, f"{lang}/{stem}: {len(menus)} notebook menus"
     menu = menus[0]
     assert menu.find_parent(class_="bd-header-article") is not None, f"{lang}/{stem}: the menu is not in the header"
@@ -198,7 +256,8 @@ def test_chapter_page_offers_its_student_and_full_notebooks(stem, lang):
         colab = menu.select(f"a.notebooks-{kind}-colab")
         assert [a["href"] for a in colab] == [colab_url(f"{folder}/{lang}/{stem}.ipynb")], f"{lang}/{stem}: {colab}"
         assert colab[0].get_text(" ", strip=True) == colab_text and colab[0]["aria-label"] == f"{name}: {colab_text}"
-    assert not doc.select(".dropdown-launch-buttons, .btn-download-source-button"), f"{lang}/{stem}: theme's unnamed buttons"
+    assert not select(page, ".dropdown-launch-buttons, .btn-download-source-button", ".dropdown-launch-buttons",
+                      ".btn-download-source-button"), f"{lang}/{stem}: theme's unnamed buttons"
 
 
 HANDOUT = {"ko": ("이 장의 유인물 (PDF, 풀이 없음)", "내려받기 (.pdf)"),
@@ -207,9 +266,9 @@ HANDOUT = {"ko": ("이 장의 유인물 (PDF, 풀이 없음)", "내려받기 (.p
 
 @pytest.mark.parametrize("lang, name", ALL_PAGES)
 def test_only_chapter_pages_offer_a_student_notebook(lang, name):
-    doc = soup(SITE / lang / name)
-    menus = doc.select(".dropdown-notebooks")
-    student_links = [a["href"] for a in doc.find_all("a", href=True) if "_student/" in a["href"] or "/student/" in a["href"]]
+    page = SITE / lang / name
+    menus = select(page, ".dropdown-notebooks", ".dropdown-notebooks")
+    student_links = [a["href"] for a in page_tags(page, "a", "href") if "_student/" in a["href"] or "/student/" in a["href"]]
     if Path(name).stem in chapter_stems():
         assert len(menus) == 1, f"{lang}/{name}: {len(menus)} notebook menus"
     else:
@@ -219,7 +278,7 @@ def test_only_chapter_pages_offer_a_student_notebook(lang, name):
 @pytest.mark.parametrize("lang, name", ALL_PAGES)
 def test_every_page_gives_the_licences_in_its_language(lang, name):
     """LICENSE: text and figures CC BY 4.0, code MIT; the footer says so, in the page's language, and links both."""
-    (line,) = soup(SITE / lang / name).select("footer .book-licence")
+    (line,) = select(SITE / lang / name, "footer .book-licence", ".book-licence")
     assert line.get_text(" ", strip=True).replace(" .", ".") == LICENCE[lang], f"{lang}/{name}: {line}"
     links = {a.get_text(strip=True): a["href"] for a in line.find_all("a", rel="license")}
     repo = CONFIG["repository"]["url"].rstrip("/")
@@ -251,22 +310,23 @@ def test_a_missing_student_notebook_stops_the_build(tmp_path, monkeypatch, capsy
 @pytest.mark.parametrize("lang", LANGS)
 def test_chapter_page_has_math_widgets_and_figures_served_locally(stem, lang):
     page = SITE / lang / f"{stem}.html"
-    doc = soup(page)
-    scripts = [s.get("src", "") for s in doc.find_all("script")]
+    scripts = [s.get("src", "") for s in page_tags(page, "script")]
     # math is rendered at build time (book/_ext/book_math.py): KaTeX's HTML, no TeX left for a script, no math
     # script at all, and KaTeX's stylesheet (the site's own) only on pages with math
     styles = [href for href in stylesheets(page) if "katex" in href]
     assert not [s for s in scripts if "mathjax" in s.lower() or "katex" in s.lower()], scripts
-    if doc.select("article .katex"):
+    if select(page, "article .katex", ".katex"):
         assert [s.rsplit("/_vendor/", 1)[-1] for s in styles] == ["katex/katex.min.css"], styles
         assert (SITE / "_vendor" / "katex" / "katex.min.css").is_file()
     else:
         assert styles == [], f"{lang}/{stem}: KaTeX's stylesheet on a page without math"
-    assert not doc.select("article .math:not(:has(.katex)), article .katex-error"), f"{lang}/{stem}: math left unrendered"
+    assert not select(page, "article .math:not(:has(.katex)), article .katex-error", ".math", ".katex-error"), \
+        f"{lang}/{stem}: math left unrendered"
     # explorers are plain HTML switched by the site's own small script: no page loads a widget manager
-    assert not doc.find("script", type="application/vnd.jupyter.widget-state+json"), "a page holds saved widgets"
+    assert not [s for s in page_tags(page, "script") if s.get("type") == "application/vnd.jupyter.widget-state+json"], \
+        "a page holds saved widgets"
     assert not [s for s in scripts if "embed-amd" in s or "require.js" in s], "a page loads the widget manager"
-    for img in doc.find_all("img", src=re.compile(r"^_images/")):
+    for img in (img for img in page_tags(page, "img", "src") if img["src"].startswith("_images/")):
         assert (page.parent / img["src"]).is_file()
 
 
@@ -294,7 +354,7 @@ def test_chapter_explorers_carry_the_notebooks_outputs_within_budget(stem, lang)
     setting's output shown and every setting's output in its states file, byte for byte the notebook's;
     what it costs the page (states file, script, styles; gzipped) stays within EXPLORER_BUDGET."""
     page = SITE / lang / f"{stem}.html"
-    boxes = soup(page).find_all(class_="book-explorer")
+    boxes = page_tags(page, ".book-explorer")
     stored = notebook_explorers(stem, lang)
     assert len(boxes) == len(stored), f"{page.name}: {len(stored)} explorers in the notebook, {len(boxes)} on the page"
     shared = sum(len(gzip.compress((SITE / "_vendor" / "explorer" / name).read_bytes()))
@@ -379,17 +439,18 @@ def test_code_on_the_page_is_the_notebooks_code_with_few_elements(stem, lang):
     for path in (SITE / lang / "_sources" / f"{stem}.ipynb", ROOT / "student" / lang / f"{stem}.ipynb"):
         cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
         sources |= {"".join(c["source"]).rstrip("\n") for c in cells if c["cell_type"] == "code"}
-    shown = [pre.get_text().rstrip("\n") for pre in doc.select("div.cell_input div.highlight pre")]
+    shown = [pre.get_text().rstrip("\n") for pre in select(page, "div.cell_input div.highlight pre", "pre")]
     assert shown and not [code for code in shown if code not in sources], \
         f"{lang}/{stem}: code on the page that is no cell of its notebooks: {[c[:80] for c in shown if c not in sources][:3]}"
     bundle = page.parent / doc.find("link", rel="stylesheet")["href"]
-    plain = bundle_module.plain_token_classes(bundle.read_text(encoding="utf-8"))[0]
+    plain = plain_classes(bundle)
     assert {"n", "p"} <= plain, f"{bundle.name}: names and punctuation are no longer drawn as plain text"
-    left = [span for pre in doc.select("div.highlight pre") for span in pre.find_all("span", class_=True)
+    left = [span for pre in select(page, "div.highlight pre", "pre") for span in pre.find_all("span", class_=True)
             if set(span["class"]) <= plain]
     assert not left, f"{lang}/{stem}: {len(left)} spans drawn as plain text left in code, e.g. {left[:3]}"
     # a solution shows the solution, its one-line check and the explanation: never the checker
-    checks = [cell.select_one("div.cell_input pre").get_text().strip() for cell in doc.select("div.tag_exercise-check")]
+    checks = [cell.select_one("div.cell_input pre").get_text().strip()
+              for cell in select(page, "div.tag_exercise-check", ".tag_exercise-check")]
     assert checks and all(re.fullmatch(r'check\("ch\d\d-ex-[\w-]+"\)', c) for c in checks), \
         f"{lang}/{stem}: a check cell on the page is more than check(\"chNN-ex-...\"): {checks}"
     elements = len(doc.find_all(True))
@@ -423,7 +484,7 @@ def test_heavy_theme_scripts_are_not_loaded(lang):
     index and its scripts."""
     assert (SITE / lang / "_static" / "icons.css").is_file()
     for page in sorted((SITE / lang).glob("*.html")):
-        scripts = [s.get("src", "") for s in soup(page).find_all("script")]
+        scripts = [s.get("src", "") for s in page_tags(page, "script")]
         assert not [s for s in scripts if "fontawesome" in s], f"{page.name}: {scripts}"
         search = [s for s in scripts if re.search(r"(searchindex|searchtools|language_data)\.js", s)]
         assert len(search) == (3 if page.name == "search.html" else 0), f"{page.name}: {search}"
@@ -435,10 +496,11 @@ def test_one_search_field_per_page(lang):
     """pydata-sphinx-theme 0.17.1 would add a top bar with a second search field to every page unless
     navbar_persistent is set (tools/site.py sets it empty); the search field lives in the sidebar."""
     for page in sorted((SITE / lang).glob("*.html")):
-        doc = soup(page)
-        assert not doc.select("#pst-header .search-button-field"), f"{page.name}: a search field in the top bar"
+        assert not select(page, "#pst-header .search-button-field", ".search-button-field"), \
+            f"{page.name}: a search field in the top bar"
         if page.name != "search.html":
-            assert len(doc.select(".bd-sidebar-primary .search-button-field")) == 1, f"{page.name}: sidebar search"
+            assert len(select(page, ".bd-sidebar-primary .search-button-field", ".search-button-field")) == 1, \
+                f"{page.name}: sidebar search"
 
 
 def test_explorer_outputs_become_html_and_a_states_file(tmp_path):

@@ -7,6 +7,7 @@ import re
 import subprocess
 import sys
 import unicodedata
+from functools import cache
 from itertools import pairwise
 
 import pytest
@@ -378,12 +379,19 @@ def columns(line: str) -> int:
     return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in line)
 
 
+@cache
+def generated(path, lang: str, student: bool = False):
+    """parse(path).notebook(lang, student), made once per test process (the tests here only read it): two tests
+    read each chapter's notebook in each language."""
+    return parse(path).notebook(lang, student)
+
+
 def long_code_lines(path, lang: str) -> list[str]:
     """The code lines a reader sees that are too wide: every code cell but the folded set-up cell, whose check
     helper and checks module are read in an editor (test_checks_modules_fit_100_columns)."""
-    chapter, found = parse(path), {}
+    found = {}
     for student in (False, True):
-        for cell in chapter.notebook(lang, student).cells:
+        for cell in generated(path, lang, student).cells:
             if cell.cell_type == "code" and not cell.source.startswith(SETUP_TITLE[lang]):
                 found.update(dict.fromkeys(line for line in cell.source.splitlines() if columns(line) > MAX_CODE_COLUMNS))
     return list(found)
@@ -446,17 +454,26 @@ STUDY_TIME = {
 INSTRUCTOR_ROW = {"ko": r"^\| \[(\d+)\. .*\| (\d+)분 \+ (\d+)분 \|$", "en": r"^\| \[(\d+)\. .* \| (\d+) min \+ (\d+) min \|$"}
 
 
+@cache
+def chapter_minutes(path) -> tuple[int, int]:
+    """tools.source.study_minutes() of a chapter, once per test process (it makes the English notebook, whichever
+    language's head is checked)."""
+    from tools.source import study_minutes
+
+    return study_minutes(parse(path))
+
+
 @pytest.mark.parametrize("lang", ["ko", "en"])
 def test_study_times_follow_the_rule_at_each_head_and_in_the_instructor_guide(lang):
     """tools.source.study_minutes() is the one rule; a chapter's head and the instructor guide's row show it."""
-    from tools.source import MINUTES_PER_EXERCISE, study_minutes
+    from tools.source import MINUTES_PER_EXERCISE
 
     rows = {int(m[0]): (int(m[1]), int(m[2]))
             for m in re.findall(INSTRUCTOR_ROW[lang], (ROOT / "book" / lang / "instructor.md").read_text(encoding="utf-8"),
                                 flags=re.M)}
     assert len(rows) == len(chapters()), f"book/{lang}/instructor.md: {len(rows)} chapter rows with times"
     for path in chapters():
-        reading, exercises = study_minutes(parse(path))
+        reading, exercises = chapter_minutes(path)
         found = re.findall(STUDY_TIME[lang], path.read_text(encoding="utf-8"))
         assert len(found) == 1, f"{path.name} ({lang}): no head line giving the study time as the rule does"
         numbers = [int(n) for n in found[0]]
@@ -480,7 +497,7 @@ def test_links_inside_a_chapter_stay_in_the_notebook(lang):
     site = book_links()["site"]
     inside = 0
     for path in chapters():
-        nb = parse(path).notebook(lang)
+        nb = generated(path, lang)
         text = "\n".join(c.source for c in nb.cells if c.cell_type == "markdown")
         anchors = set(re.findall(r'<a id="([\w-]+)" name="\1"></a>', text))
         links = re.findall(r"\]\(#([\w-]+)\)", text)

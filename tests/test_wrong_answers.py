@@ -14,6 +14,7 @@ import contextlib
 import functools
 import io
 import re
+import textwrap
 
 import pytest
 import torch
@@ -1810,15 +1811,52 @@ for key, answers in CASES_EFFECT_1_5.items():
     CASES[key]["answers"] = CASES[key]["answers"] + answers
 
 
+# IPython's input prompts, which its transform strips from a pasted block (>>> and ..., In [n]: and ...:)
+IPYTHON_PROMPT = re.compile(r"^\s*(>>>|\.\.\.)( |$)|^((\[nav\]|\[ins\])? )?In \[\d+\]: |^\s*\.{3,}:", re.M)
+
+
+def plain_python(source: str) -> ast.Module | None:
+    """The cell parsed as IPython runs it, without IPython's transform (a quarter of its time), where the two are
+    the same: a cell that starts with a line of code, holds no prompt and parses. IPython's transform then only
+    dedents it, which here takes no margin off but empties the lines of spaces alone (in a string, too); its
+    escapes (!, %, ?, ...) are no Python, so a cell that parses holds none. None for any other cell. Every code
+    cell of the notebooks parsed to the same tree, positions included, both ways, when this was written; the
+    cases where they differ are in test_plain_python_is_ipythons_reading."""
+    if not source[:1].strip() or IPYTHON_PROMPT.search(source):
+        return None
+    try:
+        return ast.parse(textwrap.dedent(source if source.endswith("\n") else source + "\n"))
+    except SyntaxError:
+        return None
+
+
 def definitions(source: str) -> ast.Module:
     """Only the cell's functions, classes and imports: a cell that defines max_diff() also calls it on the
     chapter's own layer, which this test does not build. IPython syntax (the set-up cell's !pip and %config)
     becomes plain Python first."""
     from IPython.core.inputtransformer2 import TransformerManager
 
-    tree = ast.parse(TransformerManager().transform_cell(source))
+    tree = plain_python(source)
+    if tree is None:
+        tree = ast.parse(TransformerManager().transform_cell(source))
     kept = (ast.FunctionDef, ast.ClassDef, ast.Import, ast.ImportFrom)
     return ast.Module(body=[node for node in tree.body if isinstance(node, kept)], type_ignores=[])
+
+
+def test_plain_python_is_ipythons_reading():
+    """plain_python() gives IPython's tree or steps aside: on a set-up cell (the largest, with IPython calls), on
+    lines of spaces inside a string (IPython's dedent empties them), and on what IPython rewrites."""
+    from IPython.core.inputtransformer2 import TransformerManager
+
+    def ipython(source):
+        return ast.dump(ast.parse(TransformerManager().transform_cell(source)), include_attributes=True)
+
+    setup = chapter_code.cell_source("05", "_keep_book_names", "ko")
+    for source in (setup, 's = """a\n   \nb"""\nx = 1\n', "def f():\n    return 1"):
+        assert ast.dump(plain_python(source), include_attributes=True) == ipython(source), source[:60]
+    for source in ("\nx = 1\n", "  x = 1\n", ">>> x = 1\n", "x = 1\n... \n", "In [1]: x = 1\n", "x = (1,\n   ...: 2)\n",
+                   "%%time\nx = 1\n", "!ls\n", "x = 1\n%config A.b = 1\n", "y?\n", "a = !ls\n"):
+        assert plain_python(source) is None, source
 
 
 # packages the chapters import only to draw or show (the figures' Hangul font, pyplot, widgets)

@@ -246,8 +246,8 @@ def stage(lang: str) -> Path:
     """Write _build/stage/<lang>/: a complete, flat Jupyter Book for one language."""
     out = STAGE / lang
     toc = load_toc(lang)
-    wanted = page_sources(lang)
-    config = config_for(lang)  # before writing anything: fails when a student notebook is missing
+    config = config_for(lang)  # first, a quick check: fails when a student notebook is missing
+    wanted = page_sources(lang)  # before writing anything: reads and checks every page
     shutil.rmtree(out / EXPLORER_DIR, ignore_errors=True)  # rewritten below, none left stale
     for name, src in wanted.items():
         if name.endswith(".ipynb"):  # a chapter page (site_page): its explorers become HTML
