@@ -504,6 +504,38 @@ LAY_OUT_ALL = "article.bd-article > section > section { content-visibility: visi
 SHARED_WITH_TWIN = ("div.cell_input", "div.output.stream", "div.output.traceback", "div.output.text_plain")
 
 
+# axe-core run over the page, its violations with each node's HTML, as axe writes it, in window.__axe.
+# Every rule axe runs by default runs, on the same nodes, with the same verdicts; what it does not compute is only what
+# no rule reads:
+# - no CSS selector per node (a quarter of axe's time on a chapter page): the node's HTML says enough;
+# - no HTML per node while the rules run (noHtml): axe serialized every node any check looked at (thousands on a
+#   chapter page, a section's whole outerHTML among them, then truncated), and kept it only for the violations;
+#   the violations' nodes (elementRef) get it afterwards from axe's own function, so the report reads the same;
+# - of the assets axe loads before the rules that ask for them (`preload`: the page's CSS, re-parsed in a
+#   document of its own, and its audio and video), the media only: the one enabled rule that asks for assets,
+#   no-autoplay-audio, reads the media; the CSS is read only by css-orientation-lock, an experimental rule axe
+#   does not run by default (and never ran here). Measured on three chapter pages: about 7% of axe's CPU time.
+#
+# `shared` (SHARED_WITH_TWIN, or null): the parts axe skips. axe tests every node of the page against every element
+# it skips (hundreds on an English chapter page: about a tenth of axe's time there), so a code cell made only of
+# such parts is skipped as one element: the same nodes but the cell's two wrappers (div.cell and its div.cell_output),
+# which hold no text of their own and are the same elements of the same cell on the twin, whose visit reads them.
+AXE_RUN = """(shared) => {
+  axe.configure({noHtml: true});
+  const options = {resultTypes: ['violations'], selectors: false, elementRef: true, preload: {assets: ['media']}};
+  let scope = document;
+  if (shared) {
+    const parts = new Set(document.querySelectorAll(shared.join(', ')));
+    const inPart = e => { for (; e; e = e.parentElement) if (parts.has(e)) return true; return false; };
+    const cells = [...document.querySelectorAll('div.cell')].filter(cell => [...cell.querySelectorAll('*')].every(
+      e => inPart(e) || e.parentElement === cell && e.matches('div.cell_output')));
+    scope = {exclude: [...cells, ...[...parts].filter(p => !cells.some(cell => cell.contains(p)))]};
+  }
+  setTimeout(() => { window.__axe = axe.run(scope, options).then(r => ({violations: r.violations.map(v => ({
+    id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map(n => ({html: axe.utils.getElementSource(n.element)}))}))})); }, 0);
+}"""
+
+
 class Visitor:
     """Loads pages of the site served at `base` in `browser`, each once, and keeps what it saw.
 
@@ -610,11 +642,8 @@ class Visitor:
             # drawn under each text, found one link "on" a code span of a section far below (en/10)
             page.add_style_tag(content=LAY_OUT_ALL)
             page.add_script_tag(path=str(self.axe_script))
-            # no CSS selectors for the nodes found (a quarter of axe's time on a chapter): their HTML says enough
             # started from a timer, so that this call returns at once and the next page can load meanwhile
-            scope = {"exclude": [[selector] for selector in SHARED_WITH_TWIN]} if rel in self.twins else None
-            page.evaluate("(scope) => { setTimeout(() => { window.__axe = axe.run(scope || document, "
-                          "{resultTypes: ['violations'], selectors: false}); }, 0); }", scope)
+            page.evaluate(AXE_RUN, list(SHARED_WITH_TWIN) if rel in self.twins else None)
         except BaseException:
             self._close(page)
             raise
